@@ -1,0 +1,44 @@
+// The coherence state of one cacheline across the whole machine, kept in one place (a "global
+// directory" view) so that every protocol and the invariant checker read the same truth.
+#pragma once
+
+#include <cstdint>
+
+#include "models/coherence/core_set.hpp"
+#include "sim/time.hpp"
+
+namespace walksim::coherence {
+
+using sim::Picos;
+
+// The state of the owning core's copy. Other holders' copies are Shared.
+enum class OwnerState : std::uint8_t {
+  kExclusive,  // E: clean, only copy
+  kModified,   // M: dirty, only copy
+  kOwned,      // O (MOESI): dirty, other cores share it and the owner answers for memory
+  kForward,    // F (MESIF): clean, shared, this copy answers reads
+};
+
+constexpr std::int32_t kNone = -1;
+
+struct LineState {
+  std::uint32_t home = 0;             // NUMA node whose memory and home agent hold the line
+  bool home_assigned = false;         // false until first touch (when the allocation did not pin it)
+  IdSet holders;                      // cores with a copy in their private caches
+  IdSet llc;                          // cache domains whose shared last-level cache holds a copy
+  std::int32_t owner = kNone;         // core holding E/M/O/F, or none
+  OwnerState owner_state = OwnerState::kExclusive;
+  std::int32_t excl_domain = kNone;   // domain with write permission (E/M at the domain level)
+  std::int32_t dirty_domain = kNone;  // domain holding data newer than memory, or none
+
+  Picos busy_until = 0;               // the line serves one transaction at a time
+  std::int32_t pending_core = kNone;  // core whose transaction completes at busy_until
+
+  // Statistics, for the hot-line report.
+  std::uint64_t transactions = 0;     // accesses that needed more than a private-cache hit
+  std::uint64_t transfers = 0;        // transactions that moved data or ownership between cores
+  Picos stall = 0;                    // requesters' waiting time (queueing + latency) in those
+  Picos queued = 0;                   // the queueing part alone
+};
+
+}  // namespace walksim::coherence

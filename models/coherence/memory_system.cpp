@@ -1,0 +1,377 @@
+// Access classification (private hit, shared-cache hit, on-chip snoop, protocol transaction), the
+// state transitions shared by all protocols, and the cache fills and evictions that keep the
+// cache arrays and the line states in agreement.
+#include "models/coherence/memory_system.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace walksim::coherence {
+
+using machine::DomainId;
+using machine::Inclusion;
+
+MemorySystem::MemorySystem(const machine::Machine& m, bool check)
+    : m_(m), timing_(make_protocol_timing(m)), check_(check) {
+  const auto& spec = m.spec();
+  const auto outer = m.outer_private_level();
+  private_levels_ = outer ? *outer + 1 : 0;
+  private_.resize(m.cores());
+  for (CoreId c = 0; c < m.cores(); ++c) {
+    for (std::size_t l = 0; l < private_levels_; ++l) {
+      const auto& lvl = spec.caches[l];
+      private_[c].emplace_back(lvl.size_bytes / spec.line_size, lvl.ways);
+    }
+  }
+  if (const auto s = m.shared_level()) {
+    const auto& lvl = spec.caches[*s];
+    for (DomainId d = 0; d < m.domains(); ++d) llc_.emplace_back(lvl.size_bytes / spec.line_size, lvl.ways);
+  }
+}
+
+LineId MemorySystem::add_line(std::optional<machine::NodeId> home) {
+  LineState s;
+  s.holders = IdSet(m_.cores());
+  s.llc = IdSet(m_.domains());
+  if (home) {
+    if (*home >= m_.nodes()) throw std::out_of_range("line home node out of range");
+    s.home = *home;
+    s.home_assigned = true;
+  }
+  lines_.push_back(std::move(s));
+  if (check_) {
+    memory_values_.push_back(0);
+    latest_values_.push_back(0);
+  }
+  return static_cast<LineId>(lines_.size() - 1);
+}
+
+bool MemorySystem::other_core_in_domain(const LineState& s, CoreId c) const {
+  const DomainId d = dom(c);
+  const CoreId first = m_.first_core_of_domain(d);
+  for (CoreId k = first; k < first + m_.cores_per_domain(); ++k) {
+    if (k != c && s.holders.contains(k)) return true;
+  }
+  return false;
+}
+
+bool MemorySystem::domain_holds(const LineState& s, DomainId d) const {
+  if (!llc_.empty() && s.llc.contains(d)) return true;
+  const CoreId first = m_.first_core_of_domain(d);
+  for (CoreId k = first; k < first + m_.cores_per_domain(); ++k) {
+    if (s.holders.contains(k)) return true;
+  }
+  return false;
+}
+
+void MemorySystem::forget_domain_if_empty(LineState& s, DomainId d) {
+  if (domain_holds(s, d)) return;
+  if (s.excl_domain == static_cast<std::int32_t>(d)) s.excl_domain = kNone;
+  if (s.dirty_domain == static_cast<std::int32_t>(d)) s.dirty_domain = kNone;
+}
+
+AccessResult MemorySystem::access(Picos now, CpuId cpu, LineId id, AccessKind kind, std::uint64_t value) {
+  LineState& s = lines_[id];
+  const CoreId c = m_.core_of(cpu);
+  const DomainId d = dom(c);
+  if (!s.home_assigned) {
+    s.home = m_.node_of(c);
+    s.home_assigned = true;
+  }
+  const bool write = is_write(kind);
+  const Picos atomic = kind == AccessKind::kRmw ? m_.spec().costs.atomic_overhead : 0;
+  AccessResult r;
+
+  // 1. A hit in the core's own caches (an SMT sibling's copy is the same copy).
+  if (s.holders.contains(c)) {
+    const bool exclusive = s.owner == static_cast<std::int32_t>(c) &&
+                           (s.owner_state == OwnerState::kExclusive || s.owner_state == OwnerState::kModified);
+    if (!write || exclusive) {
+      r.level = private_hit_level(c, id);
+      // Data still in flight for this core's own earlier transaction (a prefetch) is waited for.
+      r.start = (s.pending_core == static_cast<std::int32_t>(c) && s.busy_until > now) ? s.busy_until : now;
+      r.done = r.start + m_.spec().caches[r.level].latency + atomic;
+      r.served = ServedBy::kPrivate;
+      if (write && kind != AccessKind::kPrefetchExclusive) apply_write(id, c, value);
+      if (check_) r.value = copy_value(id, c);
+      return r;
+    }
+  }
+
+  // 2. Everything else is a transaction at the line: it waits for the one in progress.
+  r.start = std::max(now, s.busy_until);
+  const bool tracks = timing_->tracks_core_copies();
+  const bool in_llc = !llc_.empty() && s.llc.contains(d);
+  const bool sibling_copy = other_core_in_domain(s, c);
+  const auto& costs = m_.spec().costs;
+  auto snoop_cost = [&]() -> Picos {
+    const bool dirty = s.owner >= 0 && dom(static_cast<CoreId>(s.owner)) == d && static_cast<CoreId>(s.owner) != c &&
+                       (s.owner_state == OwnerState::kModified || s.owner_state == OwnerState::kOwned);
+    if (m_.spec().protocol == machine::ProtocolKind::kMesifInclusive) {
+      return dirty ? costs.onchip_snoop_dirty : costs.onchip_snoop_clean;
+    }
+    return costs.probe_lookup;
+  };
+
+  bool on_chip = false;
+  Picos latency = 0;
+  if (!write && ((tracks && (in_llc || sibling_copy)) || (!tracks && in_llc))) {
+    on_chip = true;
+    latency = m_.miss_detect() + (tracks && sibling_copy ? snoop_cost() : 0);
+    r.served = tracks && sibling_copy ? ServedBy::kOnChip : ServedBy::kSharedCache;
+  } else if (write && s.excl_domain == static_cast<std::int32_t>(d) && (tracks || !sibling_copy)) {
+    on_chip = true;
+    latency = m_.miss_detect() + (sibling_copy ? snoop_cost() : 0);
+    r.served = sibling_copy ? ServedBy::kOnChip : ServedBy::kSharedCache;
+  }
+
+  std::optional<DomainId> supplier;
+  if (!on_chip) {
+    Transaction t;
+    t.requester = d;
+    t.home = s.home;
+    t.exclusive = write;
+    t.needs_data = !(s.holders.contains(c) || in_llc || (tracks && sibling_copy));
+    if (s.excl_domain >= 0 && s.excl_domain != static_cast<std::int32_t>(d)) {
+      supplier = static_cast<DomainId>(s.excl_domain);
+    } else if (timing_->keeps_dirty_sharing() && s.dirty_domain >= 0 && s.dirty_domain != static_cast<std::int32_t>(d)) {
+      supplier = static_cast<DomainId>(s.dirty_domain);
+    } else if (timing_->has_forward_state() && s.owner >= 0 && s.owner_state == OwnerState::kForward &&
+               dom(static_cast<CoreId>(s.owner)) != d) {
+      supplier = dom(static_cast<CoreId>(s.owner));
+    }
+    t.supplier = supplier;
+    for (DomainId h = 0; h < m_.domains(); ++h) {
+      if (h != d && domain_holds(s, h)) t.holders.push_back(h);
+    }
+    latency = timing_->latency(t);
+    r.served = ServedBy::kRemote;
+  }
+
+  r.done = r.start + latency + atomic;
+  const bool moved = supplier.has_value() || (write && (s.holders.size() > (s.holders.contains(c) ? 1u : 0u))) ||
+                     (on_chip && sibling_copy);
+  r.transfer = moved;
+  s.busy_until = r.done;
+  s.pending_core = static_cast<std::int32_t>(c);
+  ++s.transactions;
+  if (moved) ++s.transfers;
+  s.stall += r.done - now;
+  s.queued += r.start - now;
+
+  if (write) {
+    if (!s.holders.contains(c)) {
+      if (check_) copy_value(id, c) = source_value(id, c, supplier);
+      fill_private(c, id);
+      if (!llc_.empty() && m_.spec().caches[*m_.shared_level()].inclusion == Inclusion::kInclusive) fill_llc(d, id);
+    }
+    if (kind == AccessKind::kPrefetchExclusive) {
+      apply_write(id, c, check_ ? copy_value(id, c) : 0);
+    } else {
+      apply_write(id, c, value);
+    }
+  } else {
+    apply_read(id, c, supplier);
+  }
+  if (check_) {
+    r.value = copy_value(id, c);
+    check_line(id);
+  }
+  return r;
+}
+
+std::uint64_t MemorySystem::source_value(LineId id, CoreId c, std::optional<DomainId> supplier) {
+  const LineState& s = lines_[id];
+  const DomainId d = dom(c);
+  // The requester's own domain first (shared cache or sibling core), then the supplier, then memory.
+  const CoreId first = m_.first_core_of_domain(d);
+  for (CoreId k = first; k < first + m_.cores_per_domain(); ++k) {
+    if (k != c && s.holders.contains(k)) return copy_value(id, k);
+  }
+  if (!llc_.empty() && s.llc.contains(d)) return llc_value(id, d);
+  if (supplier) {
+    const CoreId sf = m_.first_core_of_domain(*supplier);
+    for (CoreId k = sf; k < sf + m_.cores_per_domain(); ++k) {
+      if (s.holders.contains(k)) return copy_value(id, k);
+    }
+    if (!llc_.empty() && s.llc.contains(*supplier)) return llc_value(id, *supplier);
+  }
+  return memory_values_[id];
+}
+
+void MemorySystem::apply_write(LineId id, CoreId c, std::uint64_t value) {
+  LineState& s = lines_[id];
+  const DomainId d = dom(c);
+  std::vector<CoreId> others;
+  s.holders.for_each([&](std::uint32_t k) {
+    if (k != c) others.push_back(k);
+  });
+  for (CoreId k : others) drop_private(k, id);
+  const bool keep_own_llc = !llc_.empty() && m_.spec().caches[*m_.shared_level()].inclusion == Inclusion::kInclusive;
+  std::vector<DomainId> llcs;
+  s.llc.for_each([&](std::uint32_t x) { llcs.push_back(x); });
+  for (DomainId x : llcs) {
+    if (x == d && keep_own_llc) continue;
+    s.llc.erase(x);
+    llc_[x].erase(id);
+  }
+  s.owner = static_cast<std::int32_t>(c);
+  s.owner_state = OwnerState::kModified;
+  s.excl_domain = static_cast<std::int32_t>(d);
+  s.dirty_domain = static_cast<std::int32_t>(d);
+  if (check_) {
+    latest_values_[id] = value;
+    copy_value(id, c) = value;
+    if (keep_own_llc && s.llc.contains(d)) llc_value(id, d) = value;  // an inclusive copy; never served while a core owns it
+  }
+}
+
+void MemorySystem::apply_read(LineId id, CoreId c, std::optional<DomainId> supplier) {
+  LineState& s = lines_[id];
+  const DomainId d = dom(c);
+  if (check_) copy_value(id, c) = source_value(id, c, supplier);
+
+  // An exclusive owner elsewhere keeps a shared copy. Its dirty data stays with it on MOESI (it
+  // becomes O), moves into its domain's shared cache when the reader is on the same die, or is
+  // written back to memory as it is shared.
+  if (s.owner >= 0 && static_cast<CoreId>(s.owner) != c &&
+      (s.owner_state == OwnerState::kExclusive || s.owner_state == OwnerState::kModified)) {
+    const CoreId o = static_cast<CoreId>(s.owner);
+    const DomainId od = dom(o);
+    if (s.owner_state == OwnerState::kModified && timing_->keeps_dirty_sharing()) {
+      s.owner_state = OwnerState::kOwned;
+    } else {
+      if (s.owner_state == OwnerState::kModified) {
+        if (od == d && !llc_.empty()) {
+          fill_llc(d, id);
+          if (check_ && s.llc.contains(d)) llc_value(id, d) = copy_value(id, o);
+        }
+        if (!(od == d && s.llc.contains(d))) {
+          if (check_) memory_values_[id] = latest_values_[id];  // sharing write-back
+          s.dirty_domain = kNone;
+        }
+      }
+      s.owner = kNone;
+    }
+  }
+  // Write permission held by another domain ends; so does its responsibility for dirty data,
+  // unless the protocol lets it keep answering for memory (MOESI).
+  if (s.excl_domain >= 0 && s.excl_domain != static_cast<std::int32_t>(d)) s.excl_domain = kNone;
+  if (s.dirty_domain >= 0 && s.dirty_domain != static_cast<std::int32_t>(d) && !timing_->keeps_dirty_sharing()) {
+    if (check_) memory_values_[id] = latest_values_[id];
+    s.dirty_domain = kNone;
+  }
+
+  // The requester's own state: exclusive if nobody else has a copy, forwarder on MESIF, else shared.
+  fill_private(c, id);
+  bool alone = true;
+  s.holders.for_each([&](std::uint32_t k) {
+    if (k != c) alone = false;
+  });
+  s.llc.for_each([&](std::uint32_t x) {
+    if (x != d) alone = false;
+  });
+  if (alone && (s.dirty_domain < 0 || s.dirty_domain == static_cast<std::int32_t>(d))) {
+    s.owner = static_cast<std::int32_t>(c);
+    s.owner_state = OwnerState::kExclusive;
+    s.excl_domain = static_cast<std::int32_t>(d);
+  } else if (timing_->has_forward_state() && !(s.owner >= 0 && s.owner_state == OwnerState::kOwned)) {
+    s.owner = static_cast<std::int32_t>(c);
+    s.owner_state = OwnerState::kForward;
+  }
+  if (!llc_.empty()) {
+    const auto incl = m_.spec().caches[*m_.shared_level()].inclusion;
+    if (incl == Inclusion::kInclusive || incl == Inclusion::kNonInclusive) {
+      fill_llc(d, id);
+      if (check_ && s.llc.contains(d)) llc_value(id, d) = copy_value(id, c);
+    }
+  }
+}
+
+std::size_t MemorySystem::private_hit_level(CoreId c, LineId id) {
+  auto& levels = private_[c];
+  for (std::size_t l = 0; l < levels.size(); ++l) {
+    if (levels[l].touch(id)) {
+      for (std::size_t inner = 0; inner < l; ++inner) levels[inner].insert(id);  // promote; outer still holds it
+      return l;
+    }
+  }
+  throw std::logic_error("holder without the line in its caches");
+}
+
+void MemorySystem::fill_private(CoreId c, LineId id) {
+  LineState& s = lines_[id];
+  s.holders.insert(c);
+  auto& levels = private_[c];
+  const std::size_t outer = levels.size() - 1;
+  if (auto victim = levels[outer].insert(id)) evict_private(c, *victim);
+  for (std::size_t l = 0; l < outer; ++l) levels[l].insert(id);  // inner evictions stay in the outer level
+}
+
+void MemorySystem::fill_llc(DomainId d, LineId id) {
+  LineState& s = lines_[id];
+  if (s.llc.contains(d)) {
+    llc_[d].touch(id);
+    return;
+  }
+  s.llc.insert(d);
+  if (auto victim = llc_[d].insert(id)) evict_llc(d, *victim);
+}
+
+void MemorySystem::drop_private(CoreId c, LineId id) {
+  LineState& s = lines_[id];
+  for (auto& level : private_[c]) level.erase(id);
+  s.holders.erase(c);
+  if (s.owner == static_cast<std::int32_t>(c)) s.owner = kNone;
+}
+
+void MemorySystem::evict_private(CoreId c, LineId id) {
+  LineState& s = lines_[id];
+  const DomainId d = dom(c);
+  const bool owner = s.owner == static_cast<std::int32_t>(c);
+  const bool dirty = owner && (s.owner_state == OwnerState::kModified || s.owner_state == OwnerState::kOwned);
+  const std::uint64_t data = check_ ? copy_value(id, c) : 0;
+  for (auto& level : private_[c]) level.erase(id);
+  s.holders.erase(c);
+  if (owner) s.owner = kNone;
+  if (!llc_.empty()) {
+    const auto incl = m_.spec().caches[*m_.shared_level()].inclusion;
+    // A victim cache takes every line its cores evict; the others keep only what they already hold.
+    if (incl == Inclusion::kVictim || (dirty && !s.llc.contains(d))) fill_llc(d, id);
+    if (check_ && s.llc.contains(d) && (dirty || incl == Inclusion::kVictim)) llc_value(id, d) = data;
+    if (dirty && !s.llc.contains(d)) {  // the fill evicted the line straight away
+      if (check_) memory_values_[id] = data;
+      if (s.dirty_domain == static_cast<std::int32_t>(d)) s.dirty_domain = kNone;
+    }
+  } else if (dirty) {
+    if (check_) memory_values_[id] = data;
+    s.dirty_domain = kNone;
+  }
+  forget_domain_if_empty(s, d);
+}
+
+void MemorySystem::evict_llc(DomainId d, LineId id) {
+  LineState& s = lines_[id];
+  s.llc.erase(d);
+  llc_[d].erase(id);
+  const bool dirty_here = s.dirty_domain == static_cast<std::int32_t>(d);
+  const auto incl = m_.spec().caches[*m_.shared_level()].inclusion;
+  bool core_kept_dirty = false;
+  const CoreId first = m_.first_core_of_domain(d);
+  for (CoreId k = first; k < first + m_.cores_per_domain(); ++k) {
+    if (!s.holders.contains(k)) continue;
+    if (incl == Inclusion::kInclusive) {
+      drop_private(k, id);  // back-invalidation
+    } else if (s.owner == static_cast<std::int32_t>(k) &&
+               (s.owner_state == OwnerState::kModified || s.owner_state == OwnerState::kOwned)) {
+      core_kept_dirty = true;
+    }
+  }
+  if (dirty_here && !core_kept_dirty) {
+    if (check_) memory_values_[id] = latest_values_[id];
+    s.dirty_domain = kNone;
+  }
+  forget_domain_if_empty(s, d);
+}
+
+}  // namespace walksim::coherence

@@ -1,0 +1,105 @@
+// The coherent memory of one simulated machine: every cacheline's global state, the caches that
+// hold it, and the transactions that move it. An access returns when its data (or write
+// permission) arrives; a line serves one transaction at a time, so concurrent requesters queue
+// at the line and contention emerges from the simulation rather than from a formula.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "models/coherence/line_state.hpp"
+#include "models/coherence/protocol_timing.hpp"
+#include "models/machine/cache.hpp"
+#include "models/machine/machine.hpp"
+
+namespace walksim::coherence {
+
+using machine::CoreId;
+using machine::CpuId;
+using machine::LineId;
+
+enum class AccessKind : std::uint8_t {
+  kLoad,
+  kStore,
+  kRmw,                // locked read-modify-write (xadd, cmpxchg, xchg): exclusive ownership + atomic_overhead
+  kPrefetch,           // like a load; the caller does not wait for it
+  kPrefetchExclusive,  // like a store without writing (prefetchw)
+};
+
+enum class ServedBy : std::uint8_t {
+  kPrivate,      // a hit in the core's own caches
+  kSharedCache,  // the domain's shared cache, without a snoop
+  kOnChip,       // another core of the same domain, found by the shared cache's presence bits
+  kRemote,       // a protocol transaction through the home agent / probes
+};
+
+struct AccessResult {
+  Picos start = 0;          // when this access began to be served (after queueing at the line)
+  Picos done = 0;           // when its data or permission arrived
+  ServedBy served = ServedBy::kPrivate;
+  std::size_t level = 0;    // the cache level index that hit (kPrivate)
+  bool transfer = false;    // data or ownership moved from another core
+  std::uint64_t value = 0;  // the value the requester's copy holds afterwards (value checking only)
+};
+
+class MemorySystem {
+ public:
+  // With `check` on, every access also tracks data values per copy and verifies the line's
+  // invariants afterwards (single writer, directory agrees with caches, every copy current).
+  MemorySystem(const machine::Machine& m, bool check);
+
+  // A new line homed on `home`, or on the node of the first core that touches it.
+  LineId add_line(std::optional<machine::NodeId> home = std::nullopt);
+  std::size_t line_count() const { return lines_.size(); }
+  const LineState& line(LineId id) const { return lines_[id]; }
+  const machine::Machine& machine() const { return m_; }
+
+  // Performs the access of `cpu` to `line` issued at `now`; state changes take effect at once
+  // (in the order accesses are issued), timing is returned. `value` is what a store writes.
+  AccessResult access(Picos now, CpuId cpu, LineId line, AccessKind kind, std::uint64_t value = 0);
+
+  // Throws std::logic_error describing the first broken invariant of the line (or of all lines).
+  void check_line(LineId id) const;
+  void check_all() const;
+
+ private:
+  struct Fill;
+  bool is_write(AccessKind k) const { return k == AccessKind::kStore || k == AccessKind::kRmw || k == AccessKind::kPrefetchExclusive; }
+  machine::DomainId dom(CoreId c) const { return m_.domain_of(c); }
+
+  std::size_t private_hit_level(CoreId c, LineId id);
+  void fill_private(CoreId c, LineId id);
+  void fill_llc(machine::DomainId d, LineId id);
+  void drop_private(CoreId c, LineId id);      // invalidation: no data kept
+  void evict_private(CoreId c, LineId id);     // capacity eviction: data written back
+  void evict_llc(machine::DomainId d, LineId id);
+  void forget_domain_if_empty(LineState& s, machine::DomainId d);
+  bool domain_holds(const LineState& s, machine::DomainId d) const;
+  bool other_core_in_domain(const LineState& s, CoreId c) const;
+
+  void apply_write(LineId id, CoreId c, std::uint64_t value);
+  void apply_read(LineId id, CoreId c, std::optional<machine::DomainId> supplier);
+
+  // Value tracking (check mode only).
+  std::uint64_t& copy_value(LineId id, CoreId c) { return core_values_[std::uint64_t{id} * m_.cores() + c]; }
+  std::uint64_t& llc_value(LineId id, machine::DomainId d) { return llc_values_[std::uint64_t{id} * m_.domains() + d]; }
+  std::uint64_t source_value(LineId id, CoreId c, std::optional<machine::DomainId> supplier);
+
+  const machine::Machine& m_;
+  std::unique_ptr<ProtocolTiming> timing_;
+  bool check_;
+  std::vector<LineState> lines_;
+  std::vector<std::vector<machine::SetAssocCache>> private_;  // [core][private level]
+  std::vector<machine::SetAssocCache> llc_;                   // [domain], empty if no shared level
+  std::size_t private_levels_ = 0;
+
+  std::unordered_map<std::uint64_t, std::uint64_t> core_values_;
+  std::unordered_map<std::uint64_t, std::uint64_t> llc_values_;
+  std::vector<std::uint64_t> memory_values_;
+  std::vector<std::uint64_t> latest_values_;
+};
+
+}  // namespace walksim::coherence

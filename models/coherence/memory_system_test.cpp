@@ -1,0 +1,180 @@
+// Closed forms: an unloaded transaction costs exactly the sum of its parts, protocol transitions
+// leave the states each protocol defines, and N simultaneous requesters finish in N transfer times.
+#include "models/coherence/memory_system.hpp"
+
+#include <gtest/gtest.h>
+
+#include "models/coherence/test_machines.hpp"
+
+namespace walksim::coherence {
+namespace {
+
+using machine::Inclusion;
+using machine::Machine;
+using machine::ProtocolKind;
+using sim::from_ns;
+
+Picos latency_of(MemorySystem& mem, Picos now, machine::CpuId cpu, LineId line, AccessKind k) {
+  auto r = mem.access(now, cpu, line, k, 1);
+  return r.done - now;
+}
+
+TEST(Moesi, AMissHomedLocallyCostsTheLongerOfDramAndTheSlowestProbe) {
+  Machine m(testing::two_socket(ProtocolKind::kMoesiBroadcast, Inclusion::kVictim));
+  MemorySystem mem(m, true);
+  LineId local = mem.add_line(0);
+  // L3 miss 10 + max(DRAM 50, probe to the other socket 20 + 5 + 20) = 60 ns.
+  EXPECT_EQ(latency_of(mem, 0, 0, local, AccessKind::kLoad), from_ns(60));
+}
+
+TEST(Moesi, AMissHomedRemotelyAddsTheTripToTheHome) {
+  Machine m(testing::two_socket(ProtocolKind::kMoesiBroadcast, Inclusion::kVictim));
+  MemorySystem mem(m, true);
+  LineId remote = mem.add_line(1);
+  // 10 + request to home 20 + max(DRAM 50 + data back 20, probes 25) = 100 ns.
+  EXPECT_EQ(latency_of(mem, 0, 0, remote, AccessKind::kLoad), from_ns(100));
+}
+
+TEST(Moesi, ReadingAModifiedLineLeavesTheOldOwnerInOwnedState) {
+  Machine m(testing::two_socket(ProtocolKind::kMoesiBroadcast, Inclusion::kVictim));
+  MemorySystem mem(m, true);
+  LineId l = mem.add_line(0);
+  mem.access(0, 0, l, AccessKind::kStore, 7);
+  auto r = mem.access(from_ns(1000), 2, l, AccessKind::kLoad);
+  EXPECT_EQ(r.value, 7u);
+  EXPECT_TRUE(r.transfer);
+  // 10 + to home (remote requester) 20 + probe responses max(0+5+20, 20+5+0) = 55 ns.
+  EXPECT_EQ(r.done - from_ns(1000), from_ns(55));
+  EXPECT_EQ(mem.line(l).owner, 0);
+  EXPECT_EQ(mem.line(l).owner_state, OwnerState::kOwned);
+  EXPECT_EQ(mem.line(l).dirty_domain, 0);
+}
+
+TEST(Moesi, AStoreToASharedLineInvalidatesEveryOtherCopy) {
+  Machine m(testing::two_socket(ProtocolKind::kMoesiBroadcast, Inclusion::kVictim));
+  MemorySystem mem(m, true);
+  LineId l = mem.add_line(0);
+  mem.access(0, 0, l, AccessKind::kLoad);
+  mem.access(from_ns(100), 2, l, AccessKind::kLoad);
+  mem.access(from_ns(200), 3, l, AccessKind::kStore, 9);
+  EXPECT_EQ(mem.line(l).holders.size(), 1u);
+  EXPECT_EQ(mem.line(l).owner, 3);
+  EXPECT_EQ(mem.line(l).owner_state, OwnerState::kModified);
+}
+
+TEST(Mesif, AnOnDieSnoopOfACleanLineCostsTheL3HitPlusTheCleanSnoop) {
+  Machine m(testing::two_socket(ProtocolKind::kMesifInclusive, Inclusion::kInclusive));
+  MemorySystem mem(m, true);
+  LineId l = mem.add_line(0);
+  mem.access(0, 0, l, AccessKind::kLoad);
+  EXPECT_EQ(latency_of(mem, from_ns(100), 1, l, AccessKind::kLoad), from_ns(10 + 8));
+}
+
+TEST(Mesif, AnOnDieSnoopOfAModifiedLineCostsTheDirtySnoop) {
+  Machine m(testing::two_socket(ProtocolKind::kMesifInclusive, Inclusion::kInclusive));
+  MemorySystem mem(m, true);
+  LineId l = mem.add_line(0);
+  mem.access(0, 0, l, AccessKind::kStore, 3);
+  auto r = mem.access(from_ns(100), 1, l, AccessKind::kLoad);
+  EXPECT_EQ(r.done - from_ns(100), from_ns(10 + 12));
+  EXPECT_EQ(r.value, 3u);
+}
+
+TEST(Mesif, ALocalMissWaitsForTheSourceSnoopOfTheOtherSocket) {
+  Machine m(testing::two_socket(ProtocolKind::kMesifInclusive, Inclusion::kInclusive));
+  MemorySystem mem(m, true);
+  LineId local = mem.add_line(0), remote = mem.add_line(1);
+  EXPECT_EQ(latency_of(mem, 0, 0, local, AccessKind::kLoad), from_ns(10 + 50));
+  EXPECT_EQ(latency_of(mem, 0, 0, remote, AccessKind::kLoad), from_ns(10 + 20 + 50 + 20));
+}
+
+TEST(Mesif, ARemoteReadOfAModifiedLineWritesItBackAndMakesTheReaderTheForwarder) {
+  Machine m(testing::two_socket(ProtocolKind::kMesifInclusive, Inclusion::kInclusive));
+  MemorySystem mem(m, true);
+  LineId l = mem.add_line(0);
+  mem.access(0, 0, l, AccessKind::kStore, 5);
+  auto r = mem.access(from_ns(100), 2, l, AccessKind::kLoad);
+  EXPECT_EQ(r.value, 5u);
+  EXPECT_EQ(mem.line(l).dirty_domain, kNone);
+  EXPECT_EQ(mem.line(l).owner, 2);
+  EXPECT_EQ(mem.line(l).owner_state, OwnerState::kForward);
+}
+
+TEST(Directory, AnOwnedLineIsForwardedInThreeHops) {
+  Machine m(testing::chain(3, ProtocolKind::kDirectory));
+  MemorySystem mem(m, true);
+  LineId l = mem.add_line(1);
+  mem.access(0, 2, l, AccessKind::kStore, 1);
+  // L2 miss 4 + to home 20 + directory 7 + home to owner 20 + probe 5 + owner to requester 40 = 96 ns.
+  EXPECT_EQ(latency_of(mem, from_ns(1000), 0, l, AccessKind::kLoad), from_ns(96));
+}
+
+TEST(Directory, AWriteToASharedLineWaitsForTheFarthestAcknowledgement) {
+  Machine m(testing::chain(3, ProtocolKind::kDirectory));
+  MemorySystem mem(m, true);
+  LineId l = mem.add_line(0);
+  mem.access(0, 1, l, AccessKind::kLoad);
+  mem.access(from_ns(200), 2, l, AccessKind::kLoad);
+  // Data from memory 4 + 50 = 54; invalidation of core 2: 4 + 7 + 40 + 5 + 40 = 96 ns.
+  EXPECT_EQ(latency_of(mem, from_ns(1000), 0, l, AccessKind::kStore), from_ns(96));
+  EXPECT_EQ(mem.line(l).holders.size(), 1u);
+}
+
+TEST(Directory, AnAtomicOnAnOwnLineCostsTheL1HitPlusTheAtomicOverhead) {
+  Machine m(testing::chain(2, ProtocolKind::kDirectory));
+  MemorySystem mem(m, true);
+  LineId l = mem.add_line(0);
+  mem.access(0, 0, l, AccessKind::kRmw, 1);
+  EXPECT_EQ(latency_of(mem, from_ns(1000), 0, l, AccessKind::kRmw), from_ns(1 + 3));
+}
+
+TEST(Queueing, NSimultaneousRequestersFinishInNTransferTimes) {
+  auto spec = testing::chain(1, ProtocolKind::kDirectory);
+  spec.cores_per_socket = 4;
+  Machine m(spec);
+  MemorySystem mem(m, true);
+  LineId l = mem.add_line(0);
+  mem.access(0, 0, l, AccessKind::kRmw, 1);
+  // Each transfer: L2 miss 4 + directory 7 + owner probe 5 = 16, plus the atomic's 3 = 19 ns.
+  const Picos t0 = from_ns(1000);
+  std::vector<Picos> done;
+  for (machine::CpuId c = 1; c <= 3; ++c) done.push_back(mem.access(t0, c, l, AccessKind::kRmw, c).done);
+  EXPECT_EQ(done[0], t0 + from_ns(19));
+  EXPECT_EQ(done[1], t0 + from_ns(38));
+  EXPECT_EQ(done[2], t0 + from_ns(57));
+  EXPECT_EQ(mem.line(l).queued, from_ns(19 + 38));
+}
+
+TEST(Prefetch, ALaterLoadPaysOnlyWhatRemainsOfThePrefetch) {
+  Machine m(testing::two_socket(ProtocolKind::kMoesiBroadcast, Inclusion::kVictim));
+  MemorySystem mem(m, true);
+  LineId l = mem.add_line(0);
+  auto p = mem.access(0, 0, l, AccessKind::kPrefetch);
+  EXPECT_EQ(p.done, from_ns(60));
+  auto r = mem.access(from_ns(40), 0, l, AccessKind::kLoad);
+  EXPECT_EQ(r.done, from_ns(60 + 1));
+  auto late = mem.access(from_ns(500), 0, l, AccessKind::kLoad);
+  EXPECT_EQ(late.done, from_ns(501));
+}
+
+TEST(Smt, ASiblingThreadHitsInTheSharedL1) {
+  Machine m(testing::two_socket(ProtocolKind::kMesifInclusive, Inclusion::kInclusive, 2, 2));
+  MemorySystem mem(m, true);
+  LineId l = mem.add_line(0);
+  mem.access(0, 0, l, AccessKind::kStore, 4);
+  auto r = mem.access(from_ns(100), 1, l, AccessKind::kLoad);
+  EXPECT_EQ(r.served, ServedBy::kPrivate);
+  EXPECT_EQ(r.done - from_ns(100), from_ns(1));
+  EXPECT_EQ(r.value, 4u);
+}
+
+TEST(FirstTouch, ALineWithoutAHomeIsHomedOnTheFirstToucher) {
+  Machine m(testing::two_socket(ProtocolKind::kMoesiBroadcast, Inclusion::kVictim));
+  MemorySystem mem(m, true);
+  LineId l = mem.add_line();
+  mem.access(0, 3, l, AccessKind::kLoad);
+  EXPECT_EQ(mem.line(l).home, 1u);
+}
+
+}  // namespace
+}  // namespace walksim::coherence

@@ -1,0 +1,113 @@
+// The three protocol families of the modelled machines. Each latency is a max over messages that
+// travel in parallel, each message a sum of one-way path latencies from the topology graph and
+// the machine's lookup costs, so every composite can be traced back to cited components.
+#include "models/coherence/protocol_timing.hpp"
+
+#include <algorithm>
+
+namespace walksim::coherence {
+namespace {
+
+using machine::Inclusion;
+using machine::Machine;
+using machine::ProbeOrigin;
+using machine::ProtocolKind;
+
+bool shared_level_tracks_cores(const Machine& m) {
+  const auto lvl = m.shared_level();
+  return lvl && m.spec().caches[*lvl].inclusion == Inclusion::kInclusive;
+}
+
+// Broadcast snooping. Probes go to every cache domain; the requester waits for all responses and,
+// when no cache supplies the line, for the DRAM read at the home node. With probe origin "home"
+// (AMD) the probes leave from the home agent after the request arrives; with "requester" (Intel
+// source snoop) they leave from the requester in parallel with the request to home.
+class BroadcastTiming final : public ProtocolTiming {
+ public:
+  explicit BroadcastTiming(const Machine& m) : m_(m) {}
+
+  Picos latency(const Transaction& t) const override {
+    const auto& c = m_.spec().costs;
+    const Picos detect = m_.miss_detect();
+    Picos worst = 0;
+    if (m_.spec().probe_origin == ProbeOrigin::kHome) {
+      const Picos at_home = m_.domain_to_node(t.requester, t.home);
+      if (t.needs_data && !t.supplier) worst = m_.spec().dram_access + m_.node_to_domain(t.home, t.requester);
+      for (DomainId d = 0; d < m_.domains(); ++d) {
+        worst = std::max(worst, m_.node_to_domain(t.home, d) + c.probe_lookup + m_.domain_to_domain(d, t.requester));
+      }
+      return detect + at_home + worst;
+    }
+    // Source snoop: the home is always told (it orders the request), memory answers only when no
+    // cache will.
+    worst = m_.domain_to_node(t.requester, t.home) + m_.node_to_domain(t.home, t.requester);
+    if (t.needs_data && !t.supplier) worst += m_.spec().dram_access;
+    for (DomainId d = 0; d < m_.domains(); ++d) {
+      if (d == t.requester) continue;
+      worst = std::max(worst, m_.domain_to_domain(t.requester, d) + c.probe_lookup + m_.domain_to_domain(d, t.requester));
+    }
+    return detect + worst;
+  }
+
+  bool tracks_core_copies() const override { return shared_level_tracks_cores(m_); }
+  bool keeps_dirty_sharing() const override { return m_.spec().protocol == ProtocolKind::kMoesiBroadcast; }
+  bool has_forward_state() const override { return m_.spec().protocol == ProtocolKind::kMesifInclusive; }
+
+ private:
+  const Machine& m_;
+};
+
+// Home directory: the request goes to the home; a line owned elsewhere is forwarded to its owner,
+// which sends the data straight to the requester (3 hops); a write to a shared line sends
+// invalidations from the home to every sharer, whose acknowledgements go to the requester.
+class DirectoryTiming final : public ProtocolTiming {
+ public:
+  explicit DirectoryTiming(const Machine& m) : m_(m) {}
+
+  Picos latency(const Transaction& t) const override {
+    const auto& c = m_.spec().costs;
+    const Picos at_home = m_.miss_detect() + m_.domain_to_node(t.requester, t.home);
+    if (t.supplier) {
+      return at_home + c.directory_lookup + m_.node_to_domain(t.home, *t.supplier) + c.probe_lookup +
+             m_.domain_to_domain(*t.supplier, t.requester);
+    }
+    const Picos at_home_done = at_home + (t.needs_data ? std::max(c.directory_lookup, m_.spec().dram_access)
+                                                       : c.directory_lookup);
+    Picos worst = at_home_done + m_.node_to_domain(t.home, t.requester);
+    if (t.exclusive) {
+      for (DomainId s : t.holders) {
+        worst = std::max(worst, at_home + c.directory_lookup + m_.node_to_domain(t.home, s) + c.probe_lookup +
+                                    m_.domain_to_domain(s, t.requester));
+      }
+    }
+    return worst;
+  }
+
+  // A directory machine's shared cache (Zen's L3 with shadow tags of its cores' L2s) finds the
+  // copies of its own cores; without a shared level the domain is the core itself.
+  bool tracks_core_copies() const override { return shared_level_tracks_cores(m_) || shadow_tags_(); }
+  bool keeps_dirty_sharing() const override { return false; }
+  bool has_forward_state() const override { return false; }
+
+ private:
+  bool shadow_tags_() const {
+    const auto lvl = m_.shared_level();
+    return lvl && m_.spec().caches[*lvl].inclusion == Inclusion::kVictim;
+  }
+  const Machine& m_;
+};
+
+}  // namespace
+
+std::unique_ptr<ProtocolTiming> make_protocol_timing(const Machine& m) {
+  switch (m.spec().protocol) {
+    case ProtocolKind::kMoesiBroadcast:
+    case ProtocolKind::kMesifInclusive:
+      return std::make_unique<BroadcastTiming>(m);
+    case ProtocolKind::kDirectory:
+      return std::make_unique<DirectoryTiming>(m);
+  }
+  return nullptr;
+}
+
+}  // namespace walksim::coherence

@@ -1,0 +1,47 @@
+// How long an inter-domain coherence transaction takes, composed from the machine's component
+// latencies. One class per protocol family, chosen at run time from the machine YAML. The
+// state transitions are shared (memory_system.cpp); only message flow and its timing differ.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "models/machine/machine.hpp"
+#include "sim/time.hpp"
+
+namespace walksim::coherence {
+
+using machine::DomainId;
+using machine::NodeId;
+using sim::Picos;
+
+// A request that the requester's own cache domain cannot satisfy.
+struct Transaction {
+  DomainId requester;
+  NodeId home;
+  bool needs_data;                     // false for an upgrade: the requester's domain has the data
+  bool exclusive;                      // store or atomic: every other copy must be invalidated
+  std::optional<DomainId> supplier;    // another domain that answers with data (dirty, owned, forwarder)
+  std::vector<DomainId> holders;       // other domains holding a copy (to invalidate when exclusive)
+};
+
+class ProtocolTiming {
+ public:
+  virtual ~ProtocolTiming() = default;
+  // Latency from the core's request to data (or permission) arriving, including the on-chip
+  // lookup that found the miss.
+  virtual Picos latency(const Transaction& t) const = 0;
+  // True when the shared cache keeps per-core presence (inclusive L3 core-valid bits, shadow
+  // tags), so that a copy in another core of the same domain is found on chip.
+  virtual bool tracks_core_copies() const = 0;
+  // True when a read of a dirty line leaves the old owner responsible for it (MOESI O state);
+  // false when the dirty data is written back to memory as it is shared.
+  virtual bool keeps_dirty_sharing() const = 0;
+  // True when a clean shared line has one forwarding copy that answers reads (MESIF F state).
+  virtual bool has_forward_state() const = 0;
+};
+
+std::unique_ptr<ProtocolTiming> make_protocol_timing(const machine::Machine& m);
+
+}  // namespace walksim::coherence

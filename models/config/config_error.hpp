@@ -1,0 +1,42 @@
+// The one error type every input loader throws: it names the file, line, column and key path so
+// the command line can print a single clear message and exit with code 2.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace walksim::config {
+
+struct SourceMark {
+  std::string file;  // path as the user gave it
+  int line = 0;      // 1-based; 0 when unknown
+  int column = 0;    // 1-based; 0 when unknown
+};
+
+class ConfigError : public std::runtime_error {
+ public:
+  ConfigError(SourceMark mark, std::string key_path, std::string message)
+      : std::runtime_error(format(mark, key_path, message)),
+        mark_(std::move(mark)),
+        key_path_(std::move(key_path)),
+        message_(std::move(message)) {}
+
+  const SourceMark& mark() const { return mark_; }
+  const std::string& key_path() const { return key_path_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  static std::string format(const SourceMark& m, const std::string& key, const std::string& msg) {
+    std::string s = m.file.empty() ? std::string("<input>") : m.file;
+    if (m.line > 0) s += ":" + std::to_string(m.line) + ":" + std::to_string(m.column);
+    s += ": ";
+    if (!key.empty()) s += "key '" + key + "': ";
+    return s + msg;
+  }
+
+  SourceMark mark_;
+  std::string key_path_;
+  std::string message_;
+};
+
+}  // namespace walksim::config

@@ -1,0 +1,167 @@
+// The thread scheduler and the semantics of each operation: loads wait for their data, stores go
+// to the store buffer, atomics and fences drain it first, spin-waits park on the line.
+#include "models/exec/executor.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace walksim::exec {
+
+using coherence::AccessKind;
+using coherence::ServedBy;
+
+Executor::Executor(sim::Simulation& sim, coherence::MemorySystem& mem)
+    : sim_(sim), mem_(mem), threads_(mem.machine().cpus()) {}
+
+void Executor::start(CpuId cpu, Program& program, Picos at) {
+  Thread& t = threads_.at(cpu);
+  if (t.state == State::kRunnable || t.state == State::kParked) {
+    throw std::logic_error("cpu " + std::to_string(cpu) + " already runs a program");
+  }
+  t = Thread{};
+  t.program = &program;
+  t.state = State::kRunnable;
+  t.clock = at;
+  t.stats.started = at;
+  sim_.schedule(at, this, cpu);
+}
+
+void Executor::run() {
+  sim_.run();
+  if (parked_ > 0) {
+    throw std::logic_error(std::to_string(parked_) +
+                           " thread(s) still parked in a spin-wait that no write will end (lost wake-up or deadlock)");
+  }
+}
+
+void Executor::on_event(std::uint64_t tag) { run_thread(static_cast<CpuId>(tag)); }
+
+std::uint64_t& Executor::word_ref(LineId line) {
+  if (line >= words_.size()) {
+    words_.resize(std::max<std::size_t>(line + 1, words_.size() * 2), 0);
+    watchers_.resize(words_.size());
+  }
+  return words_[line];
+}
+
+void Executor::run_thread(CpuId cpu) {
+  Thread& t = threads_[cpu];
+  while (true) {
+    // Run ahead only while no other event could come first; ties go to the running thread.
+    if (t.clock > sim_.next_event_time()) {
+      sim_.schedule(t.clock, this, cpu);
+      return;
+    }
+    Op op;
+    if (t.has_pending) {
+      op = t.pending;
+      t.has_pending = false;
+    } else if (!t.program->next(t.last_result, op)) {
+      t.state = State::kDone;
+      t.clock = std::max(t.clock, t.store_drain);
+      t.stats.finished = t.clock;
+      return;
+    }
+    if (!execute(cpu, t, op)) return;
+  }
+}
+
+bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
+  ++t.stats.ops;
+  auto account = [&](const coherence::AccessResult& r) {
+    if (r.served != ServedBy::kPrivate) {
+      ++t.stats.misses;
+      t.stats.memory_stall += r.done - t.clock;
+    }
+  };
+  const auto& m = mem_.machine();
+  switch (op.kind) {
+    case OpKind::kLoad: {
+      ++t.stats.loads;
+      auto r = mem_.access(t.clock, cpu, op.line, AccessKind::kLoad);
+      account(r);
+      t.clock = r.done;
+      t.last_result = word_ref(op.line);
+      return true;
+    }
+    case OpKind::kStore: {
+      ++t.stats.stores;
+      std::uint64_t& w = word_ref(op.line);
+      w = (w & ~op.mask) | (op.value & op.mask);
+      auto r = mem_.access(t.clock, cpu, op.line, AccessKind::kStore, w);
+      t.store_drain = std::max(t.store_drain, r.done);
+      t.clock += m.cycles(1);
+      wake_watchers(op.line, r.done);
+      return true;
+    }
+    case OpKind::kRmwAdd:
+    case OpKind::kRmwXchg:
+    case OpKind::kCas: {
+      ++t.stats.atomics;
+      t.clock = std::max(t.clock, t.store_drain);  // a locked instruction drains the store buffer
+      std::uint64_t& w = word_ref(op.line);
+      const std::uint64_t old = w;
+      if (op.kind == OpKind::kRmwAdd) w = old + op.value;
+      if (op.kind == OpKind::kRmwXchg) w = op.value;
+      if (op.kind == OpKind::kCas && old == op.expect) w = op.value;
+      auto r = mem_.access(t.clock, cpu, op.line, AccessKind::kRmw, w);
+      account(r);
+      t.clock = r.done;
+      t.last_result = old;
+      wake_watchers(op.line, r.done);
+      return true;
+    }
+    case OpKind::kPrefetch:
+    case OpKind::kPrefetchW: {
+      const bool excl = op.kind == OpKind::kPrefetchW;
+      auto r = mem_.access(t.clock, cpu, op.line, excl ? AccessKind::kPrefetchExclusive : AccessKind::kPrefetch);
+      t.clock += m.cycles(1);
+      if (excl) wake_watchers(op.line, r.done);
+      return true;
+    }
+    case OpKind::kCompute:
+      t.clock += op.ps;
+      t.stats.compute += op.ps;
+      return true;
+    case OpKind::kFence:
+      t.clock = std::max(t.clock, t.store_drain) + m.spec().costs.fence;
+      return true;
+    case OpKind::kSpinUntil: {
+      ++t.stats.loads;
+      auto r = mem_.access(t.clock, cpu, op.line, AccessKind::kLoad);
+      account(r);
+      t.clock = r.done;
+      const std::uint64_t w = word_ref(op.line);
+      if ((w & op.mask) == op.expect) {
+        t.last_result = w;
+        return true;
+      }
+      // Park: the next write to the line wakes this thread, which then re-reads it.
+      watchers_[op.line].push_back(cpu);
+      t.state = State::kParked;
+      t.parked_at = t.clock;
+      t.pending = op;
+      t.has_pending = true;
+      ++parked_;
+      return false;
+    }
+  }
+  return true;
+}
+
+void Executor::wake_watchers(LineId line, Picos at) {
+  auto& list = watchers_[line];
+  if (list.empty()) return;
+  for (CpuId cpu : list) {
+    Thread& t = threads_[cpu];
+    t.stats.spin += std::max<Picos>(0, at - t.parked_at);
+    t.clock = std::max(at, t.clock);
+    t.state = State::kRunnable;
+    --parked_;
+    sim_.schedule(t.clock, this, cpu);
+  }
+  list.clear();
+}
+
+}  // namespace walksim::exec

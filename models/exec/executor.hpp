@@ -1,0 +1,72 @@
+// Runs one Program per hardware thread on a MemorySystem, in global time order. A thread runs
+// ahead on its own clock without events while it stays before every pending event (so hits and
+// private work cost no queue traffic); anything later is handed back to the event queue.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "models/coherence/memory_system.hpp"
+#include "models/exec/op.hpp"
+#include "sim/simulation.hpp"
+
+namespace walksim::exec {
+
+using machine::CpuId;
+
+struct ThreadStats {
+  std::uint64_t ops = 0;
+  std::uint64_t loads = 0, stores = 0, atomics = 0;
+  std::uint64_t misses = 0;       // accesses beyond the private caches
+  Picos memory_stall = 0;         // time waiting for memory accesses
+  Picos spin = 0;                 // time parked in spin-waits (burns CPU)
+  Picos compute = 0;
+  Picos started = 0, finished = 0;
+  Picos cpu_time() const { return finished - started; }  // spinning burns CPU: nothing is subtracted
+};
+
+class Executor final : public sim::EventHandler {
+ public:
+  Executor(sim::Simulation& sim, coherence::MemorySystem& mem);
+
+  // Starts `program` on `cpu` at time `at` (one program per CPU at a time).
+  void start(CpuId cpu, Program& program, Picos at = 0);
+  // Runs the simulation until every program finished. Throws std::logic_error if threads are
+  // still parked with nothing left to wake them (a lost wake-up or a deadlock).
+  void run();
+
+  const ThreadStats& stats(CpuId cpu) const { return threads_[cpu].stats; }
+  std::uint64_t word(LineId line) const { return line < words_.size() ? words_[line] : 0; }
+
+  void on_event(std::uint64_t tag) override;
+
+ private:
+  enum class State : std::uint8_t { kIdle, kRunnable, kParked, kDone };
+  struct Thread {
+    Program* program = nullptr;
+    State state = State::kIdle;
+    Picos clock = 0;
+    Picos store_drain = 0;        // when the store buffer will have drained
+    Picos parked_at = 0;
+    std::uint64_t last_result = 0;
+    bool has_pending = false;     // an op to retry (a spin-wait woken by a write)
+    Op pending;
+    ThreadStats stats;
+  };
+
+  void run_thread(CpuId cpu);
+  // Executes one op; returns false when the thread parked.
+  bool execute(CpuId cpu, Thread& t, const Op& op);
+  std::uint64_t& word_ref(LineId line);
+  void wake_watchers(LineId line, Picos at);
+
+  sim::Simulation& sim_;
+  coherence::MemorySystem& mem_;
+  std::vector<Thread> threads_;
+  std::vector<std::uint64_t> words_;                  // the logical value of each line's word
+  std::vector<std::vector<CpuId>> watchers_;          // parked spin-waiters per line
+  std::uint32_t parked_ = 0;
+};
+
+}  // namespace walksim::exec

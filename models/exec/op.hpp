@@ -1,0 +1,60 @@
+// The operations a simulated hardware thread issues: memory accesses on cachelines, private
+// compute time, fences, and spin-waits. Spin-waits are not simulated spin by spin: the waiter
+// parks on the line and is woken by the write that changes it, then re-reads it.
+#pragma once
+
+#include <cstdint>
+
+#include "models/machine/cache.hpp"
+#include "sim/time.hpp"
+
+namespace walksim::exec {
+
+using machine::LineId;
+using sim::Picos;
+
+enum class OpKind : std::uint8_t {
+  kLoad,       // result: the line's word
+  kStore,      // word = (word & ~mask) | (value & mask); the thread goes on (store buffer)
+  kRmwAdd,     // locked xadd: word += value; result: the old word
+  kRmwXchg,    // locked xchg: word = value; result: the old word
+  kCas,        // locked cmpxchg: if word == expect then word = value; result: the old word
+  kPrefetch,   // start fetching the line; the thread does not wait
+  kPrefetchW,  // start fetching the line for writing
+  kCompute,    // private CPU work of `ps`
+  kFence,      // full fence: drain the store buffer
+  kSpinUntil,  // re-read the line until (word & mask) == expect; burns CPU while waiting
+};
+
+struct Op {
+  OpKind kind = OpKind::kCompute;
+  LineId line = 0;
+  std::uint64_t value = 0;
+  std::uint64_t mask = ~std::uint64_t{0};
+  std::uint64_t expect = 0;
+  Picos ps = 0;
+
+  static Op load(LineId l) { return {OpKind::kLoad, l}; }
+  static Op store(LineId l, std::uint64_t v, std::uint64_t mask = ~std::uint64_t{0}) { return {OpKind::kStore, l, v, mask}; }
+  static Op rmw_add(LineId l, std::uint64_t v) { return {OpKind::kRmwAdd, l, v}; }
+  static Op xchg(LineId l, std::uint64_t v) { return {OpKind::kRmwXchg, l, v}; }
+  static Op cas(LineId l, std::uint64_t expect, std::uint64_t v) { return {OpKind::kCas, l, v, ~std::uint64_t{0}, expect}; }
+  static Op prefetch(LineId l) { return {OpKind::kPrefetch, l}; }
+  static Op prefetch_w(LineId l) { return {OpKind::kPrefetchW, l}; }
+  static Op compute(Picos ps) { return {OpKind::kCompute, 0, 0, 0, 0, ps}; }
+  static Op fence() { return {OpKind::kFence}; }
+  static Op spin_until(LineId l, std::uint64_t expect, std::uint64_t mask = ~std::uint64_t{0}) {
+    return {OpKind::kSpinUntil, l, 0, mask, expect};
+  }
+};
+
+// A program run by one hardware thread. next() is given the result of the previous operation
+// (the word read, or the old word of an atomic) and returns the next operation, or false when
+// the program is finished.
+class Program {
+ public:
+  virtual ~Program() = default;
+  virtual bool next(std::uint64_t last_result, Op& out) = 0;
+};
+
+}  // namespace walksim::exec

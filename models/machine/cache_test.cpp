@@ -1,0 +1,45 @@
+#include "models/machine/cache.hpp"
+
+#include <gtest/gtest.h>
+
+namespace walksim::machine {
+namespace {
+
+TEST(SetAssocCache, AFilledSetEvictsTheLeastRecentlyUsedLine) {
+  SetAssocCache c(8, 2);  // 4 sets of 2 ways; lines 0, 4, 8 map to set 0
+  EXPECT_FALSE(c.insert(0));
+  EXPECT_FALSE(c.insert(4));
+  EXPECT_TRUE(c.touch(0));  // 4 is now least recently used
+  auto evicted = c.insert(8);
+  ASSERT_TRUE(evicted);
+  EXPECT_EQ(*evicted, 4u);
+  EXPECT_TRUE(c.contains(0));
+  EXPECT_TRUE(c.contains(8));
+  EXPECT_FALSE(c.contains(4));
+}
+
+TEST(SetAssocCache, LinesInOtherSetsDoNotCompete) {
+  SetAssocCache c(8, 2);
+  for (LineId l = 0; l < 8; ++l) EXPECT_FALSE(c.insert(l));
+  for (LineId l = 0; l < 8; ++l) EXPECT_TRUE(c.contains(l));
+}
+
+TEST(SetAssocCache, ReinsertingAPresentLineEvictsNothing) {
+  SetAssocCache c(4, 4);
+  c.insert(1);
+  EXPECT_FALSE(c.insert(1));
+  c.erase(1);
+  EXPECT_FALSE(c.contains(1));
+}
+
+TEST(SetAssocCache, AnErasedWayIsReusedBeforeEvicting) {
+  SetAssocCache c(2, 2);
+  c.insert(0);
+  c.insert(2);
+  c.erase(0);
+  EXPECT_FALSE(c.insert(4));
+  EXPECT_TRUE(c.contains(2));
+}
+
+}  // namespace
+}  // namespace walksim::machine

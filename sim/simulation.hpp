@@ -1,0 +1,53 @@
+// One simulation: the clock, the pending events and the seeded RNG, passed by reference to every
+// model (no globals, so tests can run many simulations side by side).
+#pragma once
+
+#include <cstdint>
+
+#include "sim/event_queue.hpp"
+#include "sim/rng.hpp"
+#include "sim/time.hpp"
+
+namespace walksim::sim {
+
+// Anything that receives events. The tag is the handler's own business (which core, which step).
+class EventHandler {
+ public:
+  virtual void on_event(std::uint64_t tag) = 0;
+
+ protected:
+  ~EventHandler() = default;
+};
+
+class Simulation {
+ public:
+  explicit Simulation(std::uint64_t seed) : rng_(seed) {}
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  Picos now() const { return now_; }
+  Rng& rng() { return rng_; }
+
+  // Schedules handler->on_event(tag) at time `at`; at < now() is a programming error.
+  void schedule(Picos at, EventHandler* handler, std::uint64_t tag);
+  Picos next_event_time() const { return queue_.next_time(); }
+  bool idle() const { return queue_.empty(); }
+
+  // Runs events in (time, sequence) order until none is left, the next is later than `until`,
+  // or stop() was called. Returns the number of events run.
+  std::uint64_t run(Picos until = kNever);
+  // Runs exactly one event if there is one; false when the queue is empty.
+  bool step();
+  void stop() { stopped_ = true; }
+
+  std::uint64_t events_run() const { return events_run_; }
+
+ private:
+  EventQueue queue_;
+  Rng rng_;
+  Picos now_ = 0;
+  std::uint64_t events_run_ = 0;
+  bool stopped_ = false;
+};
+
+}  // namespace walksim::sim
