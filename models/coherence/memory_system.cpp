@@ -132,7 +132,10 @@ AccessResult MemorySystem::access(Picos now, CpuId cpu, LineId id, AccessKind ki
     t.home = s.home;
     t.exclusive = write;
     t.needs_data = !(s.holders.contains(c) || in_llc || (tracks && sibling_copy));
-    if (s.excl_domain >= 0 && s.excl_domain != static_cast<std::int32_t>(d)) {
+    // A cache supplies the data when another domain owns the line, or when a sibling core of this
+    // domain owns it but the shared cache cannot see that (AMD's victim L3: the probe of the own
+    // node finds it).
+    if (s.excl_domain >= 0 && (s.excl_domain != static_cast<std::int32_t>(d) || sibling_copy)) {
       supplier = static_cast<DomainId>(s.excl_domain);
     } else if (timing_->keeps_dirty_sharing() && s.dirty_domain >= 0 && s.dirty_domain != static_cast<std::int32_t>(d)) {
       supplier = static_cast<DomainId>(s.dirty_domain);

@@ -37,12 +37,12 @@ void Executor::run() {
 
 void Executor::on_event(std::uint64_t tag) { run_thread(static_cast<CpuId>(tag)); }
 
-std::uint64_t& Executor::word_ref(LineId line) {
-  if (line >= words_.size()) {
-    words_.resize(std::max<std::size_t>(line + 1, words_.size() * 2), 0);
-    watchers_.resize(words_.size());
-  }
-  return words_[line];
+std::uint64_t& Executor::word_ref(const Op& op) {
+  if (op.line >= watchers_.size()) watchers_.resize(std::max<std::size_t>(op.line + 1, watchers_.size() * 2));
+  auto& store = op.word == kLineWord ? words_ : named_words_;
+  const std::size_t i = op.word == kLineWord ? op.line : op.word;
+  if (i >= store.size()) store.resize(std::max<std::size_t>(i + 1, store.size() * 2), 0);
+  return store[i];
 }
 
 void Executor::run_thread(CpuId cpu) {
@@ -82,12 +82,12 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
       auto r = mem_.access(t.clock, cpu, op.line, AccessKind::kLoad);
       account(r);
       t.clock = r.done;
-      t.last_result = word_ref(op.line);
+      t.last_result = word_ref(op);
       return true;
     }
     case OpKind::kStore: {
       ++t.stats.stores;
-      std::uint64_t& w = word_ref(op.line);
+      std::uint64_t& w = word_ref(op);
       w = (w & ~op.mask) | (op.value & op.mask);
       auto r = mem_.access(t.clock, cpu, op.line, AccessKind::kStore, w);
       t.store_drain = std::max(t.store_drain, r.done);
@@ -100,7 +100,7 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
     case OpKind::kCas: {
       ++t.stats.atomics;
       t.clock = std::max(t.clock, t.store_drain);  // a locked instruction drains the store buffer
-      std::uint64_t& w = word_ref(op.line);
+      std::uint64_t& w = word_ref(op);
       const std::uint64_t old = w;
       if (op.kind == OpKind::kRmwAdd) w = old + op.value;
       if (op.kind == OpKind::kRmwXchg) w = op.value;
@@ -127,12 +127,13 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
     case OpKind::kFence:
       t.clock = std::max(t.clock, t.store_drain) + m.spec().costs.fence;
       return true;
-    case OpKind::kSpinUntil: {
+    case OpKind::kSpinUntil:
+    case OpKind::kSleepUntil: {
       ++t.stats.loads;
       auto r = mem_.access(t.clock, cpu, op.line, AccessKind::kLoad);
       account(r);
       t.clock = r.done;
-      const std::uint64_t w = word_ref(op.line);
+      const std::uint64_t w = word_ref(op);
       if ((w & op.mask) == op.expect) {
         t.last_result = w;
         return true;
@@ -141,6 +142,7 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
       watchers_[op.line].push_back(cpu);
       t.state = State::kParked;
       t.parked_at = t.clock;
+      t.sleeping = op.kind == OpKind::kSleepUntil;
       t.pending = op;
       t.has_pending = true;
       ++parked_;
@@ -155,8 +157,15 @@ void Executor::wake_watchers(LineId line, Picos at) {
   if (list.empty()) return;
   for (CpuId cpu : list) {
     Thread& t = threads_[cpu];
-    t.stats.spin += std::max<Picos>(0, at - t.parked_at);
-    t.clock = std::max(at, t.clock);
+    if (t.sleeping) {
+      // A sleeper is made runnable by the writer and pays the scheduler's wake-up latency.
+      const Picos woken = std::max(at, t.clock) + t.pending.ps;
+      t.stats.sleep += woken - t.parked_at;
+      t.clock = woken;
+    } else {
+      t.stats.spin += std::max<Picos>(0, at - t.parked_at);
+      t.clock = std::max(at, t.clock);
+    }
     t.state = State::kRunnable;
     --parked_;
     sim_.schedule(t.clock, this, cpu);

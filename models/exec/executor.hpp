@@ -21,9 +21,11 @@ struct ThreadStats {
   std::uint64_t misses = 0;       // accesses beyond the private caches
   Picos memory_stall = 0;         // time waiting for memory accesses
   Picos spin = 0;                 // time parked in spin-waits (burns CPU)
+  Picos sleep = 0;                // time asleep, including wake-up latency (no CPU)
   Picos compute = 0;
   Picos started = 0, finished = 0;
-  Picos cpu_time() const { return finished - started; }  // spinning burns CPU: nothing is subtracted
+  // Spinning burns CPU, sleeping does not.
+  Picos cpu_time() const { return finished - started - sleep; }
 };
 
 class Executor final : public sim::EventHandler {
@@ -37,7 +39,9 @@ class Executor final : public sim::EventHandler {
   void run();
 
   const ThreadStats& stats(CpuId cpu) const { return threads_[cpu].stats; }
+  // The value of a line's own word, or of a named word (Op::on_word).
   std::uint64_t word(LineId line) const { return line < words_.size() ? words_[line] : 0; }
+  std::uint64_t named_word(std::uint32_t w) const { return w < named_words_.size() ? named_words_[w] : 0; }
 
   void on_event(std::uint64_t tag) override;
 
@@ -49,6 +53,7 @@ class Executor final : public sim::EventHandler {
     Picos clock = 0;
     Picos store_drain = 0;        // when the store buffer will have drained
     Picos parked_at = 0;
+    bool sleeping = false;        // parked in kSleepUntil rather than kSpinUntil
     std::uint64_t last_result = 0;
     bool has_pending = false;     // an op to retry (a spin-wait woken by a write)
     Op pending;
@@ -58,13 +63,14 @@ class Executor final : public sim::EventHandler {
   void run_thread(CpuId cpu);
   // Executes one op; returns false when the thread parked.
   bool execute(CpuId cpu, Thread& t, const Op& op);
-  std::uint64_t& word_ref(LineId line);
+  std::uint64_t& word_ref(const Op& op);
   void wake_watchers(LineId line, Picos at);
 
   sim::Simulation& sim_;
   coherence::MemorySystem& mem_;
   std::vector<Thread> threads_;
-  std::vector<std::uint64_t> words_;                  // the logical value of each line's word
+  std::vector<std::uint64_t> words_;                  // the logical value of each line's own word
+  std::vector<std::uint64_t> named_words_;            // values of named words (Op::on_word)
   std::vector<std::vector<CpuId>> watchers_;          // parked spin-waiters per line
   std::uint32_t parked_ = 0;
 };

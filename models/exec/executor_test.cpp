@@ -152,3 +152,29 @@ TEST(Executor, TheSameSeedAndProgramsGiveTheSameTimes) {
 
 }  // namespace
 }  // namespace walksim::exec
+
+namespace walksim::exec {
+namespace {
+
+TEST(Executor, ASleeperBurnsNoCpuAndPaysTheWakeUpLatency) {
+  Rig r(coherence::testing::chain(2, ProtocolKind::kDirectory));
+  LineId flag = r.mem.add_line(0);
+  int a = 0, b = 0;
+  Script sleeper([&](std::uint64_t, Op& op) {
+    if (a == 0) op = Op::sleep_until(flag, 1, from_ns(5000));
+    return a++ < 1;
+  });
+  Script setter([&](std::uint64_t, Op& op) {
+    if (b == 0) op = Op::compute(from_ns(10000));
+    if (b == 1) op = Op::store(flag, 1);
+    return b++ < 2;
+  });
+  r.ex.start(0, sleeper);
+  r.ex.start(1, setter);
+  r.ex.run();
+  EXPECT_GT(r.ex.stats(0).finished, from_ns(15000));  // the write lands after 10 us, then 5 us to wake
+  EXPECT_LT(r.ex.stats(0).cpu_time(), from_ns(1000));
+}
+
+}  // namespace
+}  // namespace walksim::exec

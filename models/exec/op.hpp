@@ -24,7 +24,13 @@ enum class OpKind : std::uint8_t {
   kCompute,    // private CPU work of `ps`
   kFence,      // full fence: drain the store buffer
   kSpinUntil,  // re-read the line until (word & mask) == expect; burns CPU while waiting
+  kSleepUntil, // as kSpinUntil, but the thread sleeps (no CPU time) and pays `ps` of wake-up latency
 };
+
+// Several fields share one cacheline (a dentry's d_lock and d_count), so values are kept per
+// *word*: by default the line's own word; `on_word(w)` names a separate word id (its own id
+// space) that still lives on `line` for coherence.
+constexpr std::uint32_t kLineWord = UINT32_MAX;
 
 struct Op {
   OpKind kind = OpKind::kCompute;
@@ -33,6 +39,12 @@ struct Op {
   std::uint64_t mask = ~std::uint64_t{0};
   std::uint64_t expect = 0;
   Picos ps = 0;
+  std::uint32_t word = kLineWord;
+
+  Op& on_word(std::uint32_t w) {
+    word = w;
+    return *this;
+  }
 
   static Op load(LineId l) { return {OpKind::kLoad, l}; }
   static Op store(LineId l, std::uint64_t v, std::uint64_t mask = ~std::uint64_t{0}) { return {OpKind::kStore, l, v, mask}; }
@@ -45,6 +57,9 @@ struct Op {
   static Op fence() { return {OpKind::kFence}; }
   static Op spin_until(LineId l, std::uint64_t expect, std::uint64_t mask = ~std::uint64_t{0}) {
     return {OpKind::kSpinUntil, l, 0, mask, expect};
+  }
+  static Op sleep_until(LineId l, std::uint64_t expect, Picos wakeup, std::uint64_t mask = ~std::uint64_t{0}) {
+    return {OpKind::kSleepUntil, l, 0, mask, expect, wakeup};
   }
 };
 

@@ -1,0 +1,428 @@
+// Reads a machine YAML into a MachineSpec. The schema is documented in docs/machines.md; this file
+// is its only implementation, so every check and every message about a machine file lives here.
+// Numbers come as {value, source}; structure errors come from strict_yaml, meaning errors from here.
+#include "models/machine/machine_loader.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <stdexcept>
+
+#include "models/config/strict_yaml.hpp"
+#include "models/machine/topology.hpp"
+
+namespace walksim::machine {
+namespace {
+
+namespace fs = std::filesystem;
+using config::ConfigError;
+using config::Node;
+using config::SourceMap;
+
+constexpr std::string_view kExtension = ".yaml";
+
+std::string in_quotes(const std::string& s) { return "'" + s + "'"; }
+
+bool looks_like_path(const std::string& s) {
+  return s.find('/') != std::string::npos ||
+         (s.size() > kExtension.size() && s.compare(s.size() - kExtension.size(), kExtension.size(), kExtension) == 0);
+}
+
+std::optional<std::string> find_machine(const std::string& name, const std::vector<std::string>& dirs) {
+  for (const std::string& dir : dirs) {
+    const fs::path p = fs::path(dir) / (name + std::string(kExtension));
+    std::error_code ec;
+    if (fs::is_regular_file(p, ec)) return p.string();
+  }
+  return std::nullopt;
+}
+
+std::string unknown_machine_message(const std::string& name, const std::vector<std::string>& dirs) {
+  const std::vector<std::string> known = list_machines(dirs);
+  std::string searched;
+  for (const std::string& d : dirs) searched += (searched.empty() ? "" : ", ") + d;
+  return "unknown machine " + in_quotes(name) + config::did_you_mean(name, known) +
+         "; available machines: " + (known.empty() ? std::string("none") : config::quoted_list(known)) +
+         " (searched: " + (searched.empty() ? std::string("no directories") : searched) + ")";
+}
+
+// --- Small typed readers that add the checks every machine number shares ---
+
+std::uint32_t positive_count(const Node& map, const std::string& key, SourceMap& sources) {
+  const Node v = map.sourced(key, sources);
+  const std::uint32_t n = v.as_uint32();
+  if (n == 0) v.fail(in_quotes(key) + " must be at least 1");
+  return n;
+}
+
+bool is_power_of_two(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+std::string divisors_of(std::uint32_t n) {
+  std::string out;
+  for (std::uint32_t d = 1; d <= n; ++d) {
+    if (n % d == 0) out += (out.empty() ? "" : ", ") + std::to_string(d);
+  }
+  return out;
+}
+
+// --- Sections, in file order ---
+
+void read_layout(const Node& root, MachineSpec& spec) {
+  const Node layout = root.child("layout");
+  spec.nodes = positive_count(layout, "nodes", spec.sources);
+  spec.sockets_per_node = positive_count(layout, "sockets_per_node", spec.sources);
+  spec.cores_per_socket = positive_count(layout, "cores_per_socket", spec.sources);
+  spec.threads_per_core = positive_count(layout, "threads_per_core", spec.sources);
+}
+
+void read_caches(const Node& root, MachineSpec& spec) {
+  const Node caches = root.child("caches");
+  if (!caches.is_sequence() || caches.size() == 0) {
+    caches.fail("expected a list of cache levels, from the core outwards, with at least one entry");
+  }
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < caches.size(); ++i) {
+    const Node c = caches.at(i);
+    CacheLevelSpec level;
+    const Node name = c.child("name");
+    level.name = name.as_string();
+    if (level.name.empty() || !names.insert(level.name).second) name.fail("cache names must be non-empty and unique");
+
+    const Node shared_by = c.sourced("shared_by", spec.sources);
+    level.shared_by = shared_by.as_uint32();
+    // Instances are carved out of each socket; a count that does not divide the socket's cores
+    // would leave some core attached to no instance of this level.
+    if (level.shared_by == 0 || spec.cores_per_socket % level.shared_by != 0) {
+      shared_by.fail("shared_by " + std::to_string(level.shared_by) + " does not fit the layout: with " +
+                     std::to_string(spec.cores_per_socket) + " cores per socket some core would belong to no " +
+                     level.name +
+                     " instance; shared_by counts cores per instance and must divide cores_per_socket "
+                     "(valid values: " +
+                     divisors_of(spec.cores_per_socket) + ")");
+    }
+
+    const Node size = c.sourced("size", spec.sources);
+    level.size_bytes = size.as_size();
+    if (level.size_bytes == 0) size.fail("cache size must be positive");
+    const Node ways = c.sourced("ways", spec.sources);
+    level.ways = ways.as_uint32();
+    if (level.ways == 0) ways.fail("ways must be at least 1");
+    const std::uint64_t way_bytes = std::uint64_t{level.ways} * spec.line_size;
+    if (level.size_bytes % way_bytes != 0) {
+      size.fail("size " + std::to_string(level.size_bytes) + " B is not a whole number of sets of " +
+                std::to_string(level.ways) + " ways x " + std::to_string(spec.line_size) + " B lines");
+    }
+    level.latency = c.sourced("latency", spec.sources).as_time(spec.clock_hz);
+
+    // The first level has nothing above it to include or exclude, so the key would be meaningless.
+    if (i == 0) {
+      if (c.has("inclusion")) {
+        c.child("inclusion").fail("the first cache level has no level above it; remove 'inclusion'");
+      }
+      level.inclusion = Inclusion::kNonInclusive;
+    } else {
+      level.inclusion = c.child("inclusion")
+                            .as_enum<Inclusion>({{"inclusive", Inclusion::kInclusive},
+                                                 {"exclusive", Inclusion::kExclusive},
+                                                 {"victim", Inclusion::kVictim},
+                                                 {"non-inclusive", Inclusion::kNonInclusive}});
+    }
+    spec.caches.push_back(level);
+  }
+}
+
+void read_coherence(const Node& root, MachineSpec& spec) {
+  const Node coherence = root.child("coherence");
+  const Node protocol = coherence.child("protocol");
+  const std::vector<std::pair<std::string, ProtocolKind>> protocols{{"moesi-broadcast", ProtocolKind::kMoesiBroadcast},
+                                                                    {"mesif-inclusive", ProtocolKind::kMesifInclusive},
+                                                                    {"directory", ProtocolKind::kDirectory}};
+  spec.protocol = protocol.as_enum(protocols);
+  const std::string protocol_name = protocol.as_string();
+
+  if (spec.protocol == ProtocolKind::kDirectory) {
+    if (coherence.has("probe_origin")) {
+      coherence.child("probe_origin")
+          .fail(
+              "'probe_origin' applies only to the broadcast protocols ('moesi-broadcast', "
+              "'mesif-inclusive'); a directory always forwards from the home");
+    }
+    spec.probe_origin = ProbeOrigin::kHome;
+  } else {
+    spec.probe_origin =
+        coherence.child("probe_origin")
+            .as_enum<ProbeOrigin>({{"home", ProbeOrigin::kHome}, {"requester", ProbeOrigin::kRequester}});
+  }
+
+  // Which cost applies to which protocol: one table, so that adding a protocol is one column.
+  struct Cost {
+    std::string key;
+    Picos CoherenceCosts::*field;
+    std::vector<ProtocolKind> protocols;  // empty = all
+  };
+  const std::vector<Cost> costs{
+      {"probe_lookup", &CoherenceCosts::probe_lookup, {}},
+      {"directory_lookup", &CoherenceCosts::directory_lookup, {ProtocolKind::kDirectory}},
+      {"onchip_snoop_clean", &CoherenceCosts::onchip_snoop_clean, {ProtocolKind::kMesifInclusive}},
+      {"onchip_snoop_dirty", &CoherenceCosts::onchip_snoop_dirty, {ProtocolKind::kMesifInclusive}},
+      {"atomic_overhead", &CoherenceCosts::atomic_overhead, {}},
+      {"fence", &CoherenceCosts::fence, {}},
+  };
+  const Node section = coherence.child("costs");
+  for (const Cost& cost : costs) {
+    const bool applies = cost.protocols.empty() ||
+                         std::find(cost.protocols.begin(), cost.protocols.end(), spec.protocol) != cost.protocols.end();
+    if (applies) {
+      spec.costs.*cost.field = section.sourced(cost.key, spec.sources).as_time(spec.clock_hz);
+    } else if (section.has(cost.key)) {
+      std::string owners;
+      for (ProtocolKind p : cost.protocols) {
+        for (const auto& [name, kind] : protocols) {
+          if (kind == p) owners += (owners.empty() ? "" : ", ") + in_quotes(name);
+        }
+      }
+      section.child(cost.key).fail(in_quotes(cost.key) + " applies only to protocol " + owners +
+                                   "; this machine's protocol is " + in_quotes(protocol_name));
+    }
+  }
+}
+
+// A named link class: one latency and bandwidth shared by every link of that kind.
+struct LinkClass {
+  Picos latency;
+  double bandwidth;
+};
+
+std::map<std::string, LinkClass> read_link_classes(const Node& ic, SourceMap& sources) {
+  std::map<std::string, LinkClass> classes;
+  const std::optional<Node> section = ic.optional("link_classes");
+  if (!section) return classes;
+  if (!section->is_map()) section->fail("expected a mapping from class name to {latency, bandwidth}");
+  for (const std::string& name : section->keys()) {
+    const Node c = section->child(name);
+    LinkClass lc{};
+    // Interconnect times are in time units only: a core clock says nothing about a link.
+    lc.latency = c.sourced("latency", sources).as_time();
+    const Node bw = c.sourced("bandwidth", sources);
+    lc.bandwidth = bw.as_bandwidth();
+    if (!(lc.bandwidth > 0)) bw.fail("bandwidth must be positive");
+    classes.emplace(name, lc);
+  }
+  return classes;
+}
+
+class LinkBuilder {
+ public:
+  LinkBuilder(const std::map<std::string, LinkClass>& classes, TopologySpec& topology)
+      : classes_(classes), topology_(topology) {}
+
+  // `class_node` is the YAML scalar naming the class, for the error position.
+  void add(const std::string& a, const std::string& b, const Node& class_node) {
+    const std::string name = class_node.as_string();
+    const auto it = classes_.find(name);
+    if (it == classes_.end()) {
+      std::vector<std::string> known;
+      for (const auto& entry : classes_) known.push_back(entry.first);
+      class_node.fail("unknown link class " + in_quotes(name) + config::did_you_mean(name, known) +
+                      "; classes defined in interconnect.link_classes: " +
+                      (known.empty() ? std::string("none") : config::quoted_list(known)));
+    }
+    topology_.links.push_back(LinkSpec{a, b, it->second.latency, it->second.bandwidth});
+  }
+
+ private:
+  const std::map<std::string, LinkClass>& classes_;
+  TopologySpec& topology_;
+};
+
+std::string node_name(std::uint32_t n) { return "n" + std::to_string(n); }
+
+void read_links(const Node& ic, const MachineSpec& spec, LinkBuilder& builder) {
+  std::vector<std::string> vertices;
+  for (std::uint32_t n = 0; n < spec.nodes; ++n) vertices.push_back(node_name(n));
+  for (const std::string& r : spec.topology.routers) vertices.push_back(r);
+  for (const Node& link : ic.child("links").elements()) {
+    std::string ends[2];
+    for (int e = 0; e < 2; ++e) {
+      const Node v = link.child(e == 0 ? "a" : "b");
+      ends[e] = v.as_string();
+      if (std::find(vertices.begin(), vertices.end(), ends[e]) == vertices.end()) {
+        v.fail("unknown vertex " + in_quotes(ends[e]) + config::did_you_mean(ends[e], vertices) +
+               "; vertices are the nodes n0..n" + std::to_string(spec.nodes - 1) + " and the routers" +
+               (spec.topology.routers.empty() ? std::string(" (none declared)")
+                                              : " " + config::quoted_list(spec.topology.routers)));
+      }
+    }
+    if (ends[0] == ends[1]) link.fail("a link must join two different vertices");
+    builder.add(ends[0], ends[1], link.child("class"));
+  }
+}
+
+void read_generator(const Node& ic, MachineSpec& spec, LinkBuilder& builder) {
+  enum class Kind { kFullMesh, kRing, kFatTree, kSingle };
+  const Node gen = ic.child("generator");
+  const Node kind_node = gen.child("kind");
+  const Kind kind = kind_node.as_enum<Kind>(
+      {{"full-mesh", Kind::kFullMesh}, {"ring", Kind::kRing}, {"fat-tree", Kind::kFatTree}, {"single", Kind::kSingle}});
+  const std::uint32_t n = spec.nodes;
+  switch (kind) {
+    case Kind::kSingle:
+      if (n != 1)
+        kind_node.fail("generator 'single' makes no links, so layout.nodes must be 1 (it is " + std::to_string(n) +
+                       ")");
+      break;
+    case Kind::kFullMesh: {
+      const Node cls = gen.child("class");
+      for (std::uint32_t a = 0; a < n; ++a) {
+        for (std::uint32_t b = a + 1; b < n; ++b) builder.add(node_name(a), node_name(b), cls);
+      }
+      if (n == 1) cls.as_string();  // still read, so a typo in it is caught
+      break;
+    }
+    case Kind::kRing: {
+      const Node cls = gen.child("class");
+      // Two nodes make a ring of one link, not two parallel ones.
+      const std::uint32_t links = n <= 2 ? n - 1 : n;
+      for (std::uint32_t a = 0; a < links; ++a) builder.add(node_name(a), node_name((a + 1) % n), cls);
+      if (links == 0) cls.as_string();
+      break;
+    }
+    case Kind::kFatTree: {
+      const std::uint32_t per_leaf = positive_count(gen, "nodes_per_leaf", spec.sources);
+      const std::uint32_t spines = gen.sourced("spines", spec.sources).as_uint32();
+      const Node leaf_class = gen.child("leaf_class");
+      const Node spine_class = gen.child("spine_class");
+      const std::uint32_t leaves = (n + per_leaf - 1) / per_leaf;
+      for (std::uint32_t l = 0; l < leaves; ++l) spec.topology.routers.push_back("leaf" + std::to_string(l));
+      for (std::uint32_t s = 0; s < spines; ++s) spec.topology.routers.push_back("spine" + std::to_string(s));
+      for (std::uint32_t node = 0; node < n; ++node) {
+        builder.add(node_name(node), "leaf" + std::to_string(node / per_leaf), leaf_class);
+      }
+      for (std::uint32_t l = 0; l < leaves; ++l) {
+        for (std::uint32_t s = 0; s < spines; ++s) {
+          builder.add("leaf" + std::to_string(l), "spine" + std::to_string(s), spine_class);
+        }
+      }
+      if (spines == 0) spine_class.as_string();
+      break;
+    }
+  }
+}
+
+void read_interconnect(const Node& root, MachineSpec& spec) {
+  const Node ic = root.child("interconnect");
+  TopologySpec& topo = spec.topology;
+  topo.domain_link = ic.sourced("domain_link", spec.sources).as_time();
+  topo.model_bandwidth = ic.child("model_bandwidth").as_bool();
+  const std::map<std::string, LinkClass> classes = read_link_classes(ic, spec.sources);
+  LinkBuilder builder(classes, topo);
+
+  const bool has_links = ic.has("links");
+  const bool has_generator = ic.has("generator");
+  if (has_links == has_generator) {
+    ic.fail(has_links ? "give either 'links' or 'generator', not both"
+                      : "missing the topology: give 'links' (a list of {a, b, class}) or 'generator' "
+                        "(kind: full-mesh, ring, fat-tree or single)");
+  }
+  if (has_links) {
+    if (const std::optional<Node> routers = ic.optional("routers")) {
+      std::set<std::string> seen;
+      for (const Node& r : routers->elements()) {
+        const std::string name = r.as_string();
+        const bool node_like =
+            name.size() > 1 && name[0] == 'n' && name.find_first_not_of("0123456789", 1) == std::string::npos;
+        if (name.empty() || node_like || !seen.insert(name).second) {
+          r.fail("router names must be unique, non-empty and not of the node form n<number>");
+        }
+        topo.routers.push_back(name);
+      }
+    }
+    read_links(ic, spec, builder);
+  } else {
+    if (ic.has("routers")) ic.child("routers").fail("'routers' goes with 'links'; a generator makes its own routers");
+    read_generator(ic, spec, builder);
+  }
+
+  if (topo.routers.empty()) {
+    if (const std::optional<Node> r = ic.optional_sourced("router_latency", spec.sources))
+      topo.router_latency = r->as_time();
+  } else {
+    topo.router_latency = ic.sourced("router_latency", spec.sources).as_time();
+  }
+
+  try {
+    const Topology check(topo, spec.nodes);
+  } catch (const std::invalid_argument& e) {
+    ic.fail(e.what());
+  }
+}
+
+MachineSpec read_machine(const Node& root, const std::string& file) {
+  MachineSpec spec;
+  spec.file = file;
+  spec.name = root.child("name").as_string();
+  spec.description = root.child("description").as_string();
+
+  const Node clock = root.sourced("clock", spec.sources);
+  spec.clock_hz = clock.as_frequency();
+  if (!(spec.clock_hz > 0)) clock.fail("clock must be positive");
+
+  read_layout(root, spec);
+
+  const Node line = root.sourced("line_size", spec.sources);
+  const std::uint64_t line_size = line.as_size();
+  if (!is_power_of_two(line_size) || line_size > (1u << 20))
+    line.fail("line_size must be a power of two bytes (e.g. 64B)");
+  spec.line_size = static_cast<std::uint32_t>(line_size);
+
+  read_caches(root, spec);
+  spec.dram_access = root.child("memory").sourced("dram_access", spec.sources).as_time();
+  read_coherence(root, spec);
+  read_interconnect(root, spec);
+  root.finish();
+  return spec;
+}
+
+}  // namespace
+
+MachineSpec load_machine(const std::string& name_or_path, const std::vector<std::string>& search_dirs) {
+  std::string path = name_or_path;
+  if (!looks_like_path(name_or_path)) {
+    const std::optional<std::string> found = find_machine(name_or_path, search_dirs);
+    if (!found) throw ConfigError(config::SourceMark{}, "", unknown_machine_message(name_or_path, search_dirs));
+    path = *found;
+  }
+
+  // A parent named in `extends:` is looked for beside the file naming it, then in the search dirs.
+  const config::ExtendsResolver resolve = [&](const std::string& name, const Node& at) {
+    std::vector<std::string> dirs{fs::path(at.file()).parent_path().string()};
+    if (dirs.front().empty()) dirs.front() = ".";
+    dirs.insert(dirs.end(), search_dirs.begin(), search_dirs.end());
+    const std::optional<std::string> found = find_machine(name, dirs);
+    if (!found) at.fail(unknown_machine_message(name, dirs));
+    return *found;
+  };
+  // Every file in the chain names itself, so that `extends: x` and `--machine x` mean one file.
+  const config::LayerCheck check_name = [](const Node& layer) {
+    const Node name = layer.child("name");
+    const std::string stem = fs::path(layer.file()).stem().string();
+    if (name.as_string() != stem) {
+      name.fail("name " + in_quotes(name.as_string()) + " must equal the file name stem " + in_quotes(stem));
+    }
+  };
+  return read_machine(config::load_with_extends(path, resolve, check_name), path);
+}
+
+std::vector<std::string> list_machines(const std::vector<std::string>& search_dirs) {
+  std::set<std::string> names;
+  for (const std::string& dir : search_dirs) {
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      if (it->is_regular_file(ec) && it->path().extension() == kExtension) names.insert(it->path().stem().string());
+    }
+  }
+  return {names.begin(), names.end()};
+}
+
+}  // namespace walksim::machine
