@@ -23,6 +23,7 @@ MemorySystem::MemorySystem(const machine::Machine& m, bool check)
       private_[c].emplace_back(lvl.size_bytes / spec.line_size, lvl.ways);
     }
   }
+  link_busy_.assign(2 * spec.topology.links.size(), 0);
   if (const auto s = m.shared_level()) {
     const auto& lvl = spec.caches[*s];
     for (DomainId d = 0; d < m.domains(); ++d) llc_.emplace_back(lvl.size_bytes / spec.line_size, lvl.ways);
@@ -149,6 +150,10 @@ AccessResult MemorySystem::access(Picos now, CpuId cpu, LineId id, AccessKind ki
     }
     latency = timing_->latency(t);
     r.served = ServedBy::kRemote;
+    if (m_.spec().topology.model_bandwidth && t.needs_data) {
+      const auto from = supplier ? m_.node_of_domain(*supplier) : s.home;
+      latency += link_queueing(from, m_.node_of_domain(d), r.start + latency);
+    }
   }
 
   r.done = r.start + latency + atomic;
@@ -181,6 +186,23 @@ AccessResult MemorySystem::access(Picos now, CpuId cpu, LineId id, AccessKind ki
     check_line(id);
   }
   return r;
+}
+
+Picos MemorySystem::link_queueing(machine::NodeId from, machine::NodeId to, Picos at) {
+  const auto& links = m_.spec().topology.links;
+  const auto& route = m_.topology().route(from, to);
+  // The data is taken to arrive at `at` when nothing queues; each link it crosses serialises it
+  // for line_size / bandwidth, and a busy link delays it until the earlier data has passed.
+  Picos delay = 0;
+  for (const auto& step : route) {
+    const auto& link = links[step.link];
+    Picos& busy = link_busy_[2 * step.link + (step.forward ? 0 : 1)];
+    const Picos occupancy = static_cast<Picos>(m_.spec().line_size / link.bandwidth_bytes_per_s * 1e12 + 0.5);
+    const Picos pass = at + delay;
+    if (busy > pass) delay += busy - pass;
+    busy = std::max(busy, pass) + occupancy;
+  }
+  return delay;
 }
 
 std::uint64_t MemorySystem::source_value(LineId id, CoreId c, std::optional<DomainId> supplier) {

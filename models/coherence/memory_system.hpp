@@ -84,6 +84,10 @@ class MemorySystem {
   void apply_read(LineId id, CoreId c, std::optional<machine::DomainId> supplier);
 
   // Value tracking (check mode only).
+  // With bandwidth modelling on: the extra delay of a line's data crossing the links from node
+  // `from` to node `to`, leaving at `at`, behind the data already queued on those links.
+  Picos link_queueing(machine::NodeId from, machine::NodeId to, Picos at);
+
   std::uint64_t& copy_value(LineId id, CoreId c) { return core_values_[std::uint64_t{id} * m_.cores() + c]; }
   std::uint64_t& llc_value(LineId id, machine::DomainId d) { return llc_values_[std::uint64_t{id} * m_.domains() + d]; }
   std::uint64_t source_value(LineId id, CoreId c, std::optional<machine::DomainId> supplier);
@@ -95,6 +99,7 @@ class MemorySystem {
   std::vector<std::vector<machine::SetAssocCache>> private_;  // [core][private level]
   std::vector<machine::SetAssocCache> llc_;                   // [domain], empty if no shared level
   std::size_t private_levels_ = 0;
+  std::vector<Picos> link_busy_;  // per link and direction (2 * index + (a->b ? 0 : 1))
 
   std::unordered_map<std::uint64_t, std::uint64_t> core_values_;
   std::unordered_map<std::uint64_t, std::uint64_t> llc_values_;

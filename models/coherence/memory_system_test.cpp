@@ -178,3 +178,31 @@ TEST(FirstTouch, ALineWithoutAHomeIsHomedOnTheFirstToucher) {
 
 }  // namespace
 }  // namespace walksim::coherence
+
+namespace walksim::coherence {
+namespace {
+
+TEST(Bandwidth, DataCrossingABusyLinkWaitsForTheDataAheadOfIt) {
+  auto spec = testing::two_socket(ProtocolKind::kMoesiBroadcast, Inclusion::kVictim, 2);
+  spec.topology.model_bandwidth = true;
+  spec.topology.links[0].bandwidth_bytes_per_s = 64e9 / 100;  // 100 ns to pass one 64-byte line
+  Machine m(spec);
+  MemorySystem mem(m, true);
+  LineId a = mem.add_line(1), b = mem.add_line(1);
+  // Both lines' data leave node 1 for node 0 at the same moment: the second queues behind the first.
+  const Picos first = latency_of(mem, 0, 0, a, AccessKind::kLoad);
+  const Picos second = latency_of(mem, 0, 1, b, AccessKind::kLoad);
+  EXPECT_EQ(second - first, from_ns(100));
+}
+
+TEST(Bandwidth, WithoutBandwidthModellingSimultaneousTransfersDoNotInterfere) {
+  auto spec = testing::two_socket(ProtocolKind::kMoesiBroadcast, Inclusion::kVictim, 2);
+  spec.topology.links[0].bandwidth_bytes_per_s = 64e9 / 100;
+  Machine m(spec);
+  MemorySystem mem(m, true);
+  LineId a = mem.add_line(1), b = mem.add_line(1);
+  EXPECT_EQ(latency_of(mem, 0, 0, a, AccessKind::kLoad), latency_of(mem, 0, 1, b, AccessKind::kLoad));
+}
+
+}  // namespace
+}  // namespace walksim::coherence

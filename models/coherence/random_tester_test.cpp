@@ -9,6 +9,7 @@
 
 #include "models/coherence/memory_system.hpp"
 #include "models/coherence/test_machines.hpp"
+#include "models/machine/machine_loader.hpp"
 #include "sim/rng.hpp"
 
 namespace walksim::coherence {
@@ -83,6 +84,28 @@ TEST_P(RandomTester, EveryLoadSeesTheLastStoreAndNoInvariantBreaks) {
 
 INSTANTIATE_TEST_SUITE_P(TestMachines, RandomTester, ::testing::ValuesIn(cases()),
                          [](const auto& param_info) { return param_info.param.name; });
+
+// The same tester on every machine of configs/machines, with its caches shrunk so that the
+// random operations evict constantly, and with the real topology, protocol and cache layout.
+class RandomTesterOnRealMachines : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RandomTesterOnRealMachines, EveryLoadSeesTheLastStoreAndNoInvariantBreaks) {
+  const std::vector<std::string> dirs{std::string(WALKSIM_SOURCE_DIR) + "/configs/machines"};
+  auto spec = testing::tiny_caches(machine::load_machine(GetParam(), dirs));
+  spec.topology.model_bandwidth = true;  // exercise link occupancy too
+  for (std::uint64_t seed = 1; seed <= 2; ++seed) run_random_test(spec, seed, 20000);
+}
+
+INSTANTIATE_TEST_SUITE_P(ConfigMachines, RandomTesterOnRealMachines,
+                         ::testing::ValuesIn(machine::list_machines({std::string(WALKSIM_SOURCE_DIR) +
+                                                                     "/configs/machines"})),
+                         [](const auto& param_info) {
+                           std::string n = param_info.param;
+                           for (auto& ch : n) {
+                             if (ch == '-') ch = '_';
+                           }
+                           return n;
+                         });
 
 }  // namespace
 }  // namespace walksim::coherence

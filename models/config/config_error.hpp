@@ -27,9 +27,9 @@ class ConfigError : public std::runtime_error {
 
  private:
   static std::string format(const SourceMark& m, const std::string& key, const std::string& msg) {
-    std::string s = m.file.empty() ? std::string("<input>") : m.file;
+    std::string s = m.file;
     if (m.line > 0) s += ":" + std::to_string(m.line) + ":" + std::to_string(m.column);
-    s += ": ";
+    if (!s.empty()) s += ": ";
     if (!key.empty()) s += "key '" + key + "': ";
     return s + msg;
   }

@@ -43,7 +43,9 @@ Topology::Topology(const TopologySpec& spec, std::uint32_t node_count) : node_co
   // K exceeds the largest possible hop-half total, so latency dominates and hops break ties.
   const Weight k = 2 * static_cast<Weight>(vertex_count) + 2;
   Graph g(vertex_count);
-  for (const LinkSpec& link : spec.links) {
+  std::map<std::pair<std::size_t, std::size_t>, std::uint32_t> link_index;  // (u, v) -> spec.links index
+  for (std::uint32_t li = 0; li < spec.links.size(); ++li) {
+    const LinkSpec& link = spec.links[li];
     const auto a = vertex.find(link.a);
     const auto b = vertex.find(link.b);
     if (a == vertex.end()) throw std::invalid_argument("link names unknown vertex '" + link.a + "'");
@@ -56,19 +58,29 @@ Topology::Topology(const TopologySpec& spec, std::uint32_t node_count) : node_co
     const Weight hop_halves = router_ends == 0 ? 2 : router_ends;
     const Weight weight = (2 * link.latency + router_ends * spec.router_latency) * k + hop_halves;
     boost::add_edge(a->second, b->second, weight, g);
+    link_index.emplace(std::make_pair(a->second, b->second), li);
+    link_index.emplace(std::make_pair(b->second, a->second), li);
   }
 
   latency_.assign(static_cast<std::size_t>(node_count) * node_count, 0);
   hops_.assign(static_cast<std::size_t>(node_count) * node_count, 0);
+  routes_.assign(static_cast<std::size_t>(node_count) * node_count, {});
   std::vector<Weight> dist(vertex_count);
+  std::vector<std::size_t> pred(vertex_count);
   for (NodeId from = 0; from < node_count; ++from) {
-    boost::dijkstra_shortest_paths(g, from, boost::distance_map(dist.data()));
+    boost::dijkstra_shortest_paths(g, from, boost::distance_map(dist.data()).predecessor_map(pred.data()));
     for (NodeId to = 0; to < node_count; ++to) {
       if (dist[to] == std::numeric_limits<Weight>::max()) {
         throw std::invalid_argument("node '" + node_name(to) + "' is unreachable from node '" + node_name(from) + "'");
       }
       latency_[from * node_count_ + to] = dist[to] / k / 2;
       hops_[from * node_count_ + to] = static_cast<std::uint32_t>(dist[to] % k / 2);
+      auto& route = routes_[from * node_count_ + to];
+      for (std::size_t v = to; v != from; v = pred[v]) {
+        const std::uint32_t li = link_index.at({pred[v], v});
+        route.push_back({li, vertex.at(spec.links[li].a) == pred[v]});
+      }
+      std::reverse(route.begin(), route.end());
     }
   }
 }

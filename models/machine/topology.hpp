@@ -12,6 +12,12 @@ namespace walksim::machine {
 
 using NodeId = std::uint32_t;
 
+// One link crossed by a path, and in which direction (a -> b is forward).
+struct RouteStep {
+  std::uint32_t link;  // index into TopologySpec::links
+  bool forward;
+};
+
 class Topology {
  public:
   // Builds the graph of `node_count` nodes named "n0".."n{N-1}" plus spec.routers, joined by
@@ -27,6 +33,8 @@ class Topology {
   // directly counts one (so n0-n1 is 1 hop, n0-r-n1 is 1 hop, n0-r-r-r-n1 is 3). 0 when a == b.
   std::uint32_t hops(NodeId a, NodeId b) const { return hops_[a * node_count_ + b]; }
   std::uint32_t max_hops() const;
+  // The links (indices into TopologySpec::links) of that path, in order from a to b.
+  const std::vector<RouteStep>& route(NodeId a, NodeId b) const { return routes_[a * node_count_ + b]; }
   // The lowest-numbered node at exactly `h` hops from `from`, or -1 if none.
   std::int64_t node_at_hops(NodeId from, std::uint32_t h) const;
 
@@ -34,6 +42,7 @@ class Topology {
   std::uint32_t node_count_;
   std::vector<Picos> latency_;
   std::vector<std::uint32_t> hops_;
+  std::vector<std::vector<RouteStep>> routes_;
 };
 
 }  // namespace walksim::machine

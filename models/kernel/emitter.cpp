@@ -1,0 +1,216 @@
+// The composite helpers: each is one kernel function of the era, expanded per the variant's
+// switches (pathwalk.md §1 and §4).
+#include "models/kernel/emitter.hpp"
+
+#include <stdexcept>
+
+namespace walksim::kernel {
+
+void Emitter::emit(KOpKind k, ObjId o, std::string_view f, std::int64_t delta) {
+  const FieldRef r = vfs_.field(o, f);
+  KOp op;
+  op.kind = k;
+  op.line = r.line;
+  op.word = r.word;
+  op.field = r.name;
+  op.delta = delta;
+  out_.push_back(op);
+}
+
+void Emitter::hash_bucket(std::uint32_t bucket) {
+  const FieldRef r = vfs_.hash_bucket(bucket);
+  out_.push_back(KOp{KOpKind::kLoad, r.line, r.word, r.name});
+}
+
+void Emitter::hash_bucket_store(std::uint32_t bucket) {
+  const FieldRef r = vfs_.hash_bucket(bucket);
+  out_.push_back(KOp{KOpKind::kStore, r.line, r.word, r.name});
+}
+
+void Emitter::hash_bucket_lock(std::uint32_t bucket, bool lock) {
+  const FieldRef r = vfs_.hash_bucket(bucket);
+  out_.push_back(KOp{lock ? KOpKind::kSpinLock : KOpKind::kSpinUnlock, r.line, r.word, r.name});
+}
+
+void Emitter::compute(std::string_view step, double times) {
+  const auto& c = spec().costs.cycles;
+  const auto it = c.find(std::string(step));
+  if (it == c.end()) {
+    throw std::invalid_argument("kernel '" + spec().name + "' has no cpu_costs entry for step '" + std::string(step) + "'");
+  }
+  KOp op;
+  op.kind = KOpKind::kCompute;
+  op.field = it->first;
+  op.ps = vfs_.machine().cycles(it->second * times * cost_scale_);
+  if (op.ps > 0) out_.push_back(op);
+}
+
+void Emitter::dget(DentryId d) {
+  const ObjId o = vfs_.dentry(d).obj;
+  switch (spec().d_count) {
+    case DCount::kAtomic:
+      atomic(o, "d_count", +1);
+      break;
+    case DCount::kUnderDLock:
+      lock(o, "d_lock");
+      d_count_inc_locked(d);
+      unlock(o, "d_lock");
+      break;
+    case DCount::kLockref:
+      atomic_cas(o, "d_lockref", +1);  // lockref_get: one cmpxchg of count and lock together
+      break;
+  }
+}
+
+void Emitter::d_count_inc_locked(DentryId d) {
+  const ObjId o = vfs_.dentry(d).obj;
+  switch (spec().d_count) {
+    case DCount::kAtomic:
+      atomic(o, "d_count", +1);
+      break;
+    case DCount::kUnderDLock:
+      load(o, "d_count");
+      store(o, "d_count");
+      break;
+    case DCount::kLockref:
+      store(o, "d_lockref");
+      break;
+  }
+}
+
+void Emitter::dput(DentryId d) {
+  const ObjId o = vfs_.dentry(d).obj;
+  switch (spec().d_count) {
+    case DCount::kAtomic:
+      atomic_cas(o, "d_count", -1);  // atomic_dec_and_lock, count > 1: atomic_add_unless's cmpxchg
+      break;
+    case DCount::kUnderDLock:
+      lock(o, "d_lock");
+      load(o, "d_count");
+      store(o, "d_count");
+      unlock(o, "d_lock");
+      break;
+    case DCount::kLockref:
+      atomic_cas(o, "d_lockref", -1);  // lockref_put_return
+      break;
+  }
+}
+
+void Emitter::mntget() {
+  if (spec().mnt_count == MntCount::kAtomic) {
+    atomic(vfs_.mount(), "mnt_count", +1);
+  } else {
+    percpu_add("mnt_pcp_count", +1);
+  }
+}
+
+void Emitter::mntput() {
+  const ObjId m = vfs_.mount();
+  if (spec().mnt_count == MntCount::kAtomic) {
+    if (spec().mnt_expiry_store_always) store(m, "mnt_expiry_mark");
+    atomic_cas(m, "mnt_count", -1);  // atomic_dec_and_lock(&mnt_count, &vfsmount_lock), count > 1
+    return;
+  }
+  // 2.6.38: LD mnt_expiry_mark, br_read_lock, LD mnt_longterm, per-CPU dec, unlock.
+  load(m, "mnt_expiry_mark");
+  vfsmount_read_lock();
+  load(m, "mnt_longterm");
+  percpu_add("mnt_pcp_count", -1);
+  vfsmount_read_unlock();
+}
+
+void Emitter::fs_lock(ObjId fs) {
+  if (spec().fs_lock == FsLock::kRwlock) {
+    read_lock(fs, "lock");
+  } else {
+    lock(fs, "lock");
+  }
+}
+
+void Emitter::fs_unlock(ObjId fs) {
+  if (spec().fs_lock == FsLock::kRwlock) {
+    read_unlock(fs, "lock");
+  } else {
+    unlock(fs, "lock");
+  }
+}
+
+void Emitter::vfsmount_read_lock() {
+  switch (spec().vfsmount_lock) {
+    case VfsmountLock::kSpinlock:
+      lock(vfs_.globals(), "vfsmount_lock");
+      break;
+    case VfsmountLock::kBrlock:
+      lock(vfs_.percpu(cpu_), "vfsmount_brlock");  // this CPU's lock only
+      break;
+    case VfsmountLock::kSeqlock:
+      seq_begin(vfs_.globals(), "mount_lock");
+      break;
+  }
+}
+
+void Emitter::vfsmount_read_unlock() {
+  switch (spec().vfsmount_lock) {
+    case VfsmountLock::kSpinlock:
+      unlock(vfs_.globals(), "vfsmount_lock");
+      break;
+    case VfsmountLock::kBrlock:
+      unlock(vfs_.percpu(cpu_), "vfsmount_brlock");
+      break;
+    case VfsmountLock::kSeqlock:
+      seq_check(vfs_.globals(), "mount_lock");
+      break;
+  }
+}
+
+void Emitter::dcache_lock() {
+  if (spec().dcache_lock) lock(vfs_.globals(), "dcache_lock");
+}
+void Emitter::dcache_unlock() {
+  if (spec().dcache_lock) unlock(vfs_.globals(), "dcache_lock");
+}
+void Emitter::inode_lock() {
+  if (spec().inode_lock == InodeLock::kGlobal) lock(vfs_.globals(), "inode_lock");
+}
+void Emitter::inode_unlock() {
+  if (spec().inode_lock == InodeLock::kGlobal) unlock(vfs_.globals(), "inode_lock");
+}
+
+void Emitter::mnt_want_write() {
+  const ObjId m = vfs_.mount();
+  switch (spec().want_write) {
+    case WantWrite::kNone:
+      return;
+    case WantWrite::kMountSpinlock:
+      lock(m, "mnt_writers_lock");
+      load(m, "mnt_writers");
+      store(m, "mnt_writers");
+      unlock(m, "mnt_writers_lock");
+      return;
+    case WantWrite::kPercpuCounter:
+      percpu_add("mnt_writers", +1);
+      fence();
+      load(m, "mnt_flags");
+      load(vfs_.super_block(), "s_flags");
+      return;
+  }
+}
+
+void Emitter::mnt_drop_write() {
+  const ObjId m = vfs_.mount();
+  switch (spec().want_write) {
+    case WantWrite::kNone:
+      return;
+    case WantWrite::kMountSpinlock:
+      lock(m, "mnt_writers_lock");
+      load(m, "mnt_writers");
+      store(m, "mnt_writers");
+      unlock(m, "mnt_writers_lock");
+      return;
+    case WantWrite::kPercpuCounter:
+      percpu_add("mnt_writers", -1);
+      return;
+  }
+}
+
+}  // namespace walksim::kernel

@@ -1,0 +1,76 @@
+// Builds a syscall's kernel-operation list in the vocabulary of pathwalk.md: loads and stores of
+// named fields, atomics, lock and unlock, seqcount reads, per-CPU adds, private compute steps.
+// The kernel variant's switches (d_count kind, lock kinds) are applied by the composite helpers
+// (dget, dput, mntget, mntput, fs_lock...), so the walk and syscall code reads like the kernel.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "models/kernel/vfs.hpp"
+
+namespace walksim::kernel {
+
+class Emitter {
+ public:
+  Emitter(Vfs& vfs, std::vector<KOp>& out, CpuId cpu, double cost_scale)
+      : vfs_(vfs), out_(out), cpu_(cpu), cost_scale_(cost_scale) {}
+
+  Vfs& vfs() { return vfs_; }
+  const KernelSpec& spec() const { return vfs_.spec(); }
+  CpuId cpu() const { return cpu_; }
+
+  // Primitive operations on a field of an object.
+  void load(ObjId o, std::string_view f) { emit(KOpKind::kLoad, o, f); }
+  void store(ObjId o, std::string_view f) { emit(KOpKind::kStore, o, f); }
+  void atomic(ObjId o, std::string_view f, std::int64_t delta) { emit(KOpKind::kAtomic, o, f, delta); }
+  void atomic_cas(ObjId o, std::string_view f, std::int64_t delta) { emit(KOpKind::kAtomicCas, o, f, delta); }
+  void prefetch(ObjId o, std::string_view f) { emit(KOpKind::kPrefetch, o, f); }
+  void lock(ObjId o, std::string_view f) { emit(KOpKind::kSpinLock, o, f); }
+  void unlock(ObjId o, std::string_view f) { emit(KOpKind::kSpinUnlock, o, f); }
+  void read_lock(ObjId o, std::string_view f) { emit(KOpKind::kReadLock, o, f); }
+  void read_unlock(ObjId o, std::string_view f) { emit(KOpKind::kReadUnlock, o, f); }
+  void mutex_lock(ObjId o, std::string_view f) { emit(KOpKind::kMutexLock, o, f); }
+  void mutex_unlock(ObjId o, std::string_view f) { emit(KOpKind::kMutexUnlock, o, f); }
+  void seq_begin(ObjId o, std::string_view f) { emit(KOpKind::kSeqBegin, o, f); }
+  void seq_check(ObjId o, std::string_view f) { emit(KOpKind::kSeqCheck, o, f); }
+  void seq_write_begin(ObjId o, std::string_view f) { emit(KOpKind::kSeqWriteBegin, o, f); }
+  void seq_write_end(ObjId o, std::string_view f) { emit(KOpKind::kSeqWriteEnd, o, f); }
+  void percpu_add(std::string_view f, std::int64_t delta) { emit(KOpKind::kPercpuAdd, vfs_.percpu(cpu_), f, delta); }
+  void fence() { out_.push_back(KOp{KOpKind::kFence}); }
+  void hash_bucket(std::uint32_t bucket);               // load a dentry hash bucket head
+  void hash_bucket_store(std::uint32_t bucket);         // link/unlink in a chain (dcache_lock era)
+  void hash_bucket_lock(std::uint32_t bucket, bool lock);  // bit-spinlock in the bucket head (2.6.38)
+  // Private CPU work: the variant's cost of `step` in cycles, times `times`.
+  void compute(std::string_view step, double times = 1.0);
+
+  // Composite kernel helpers honouring the variant's switches.
+  void dget(DentryId d);                 // take a reference on a dentry
+  void dput(DentryId d);                 // drop one (count stays > 0: ramfs pins positive dentries)
+  void d_count_inc_locked(DentryId d);   // d_count++ while d_lock is already held
+  void mntget();
+  void mntput();
+  void fs_lock(ObjId fs);                // get_fs_pwd's lock of fs->lock
+  void fs_unlock(ObjId fs);
+  void vfsmount_read_lock();             // br_read_lock / spin_lock(vfsmount_lock) / seqlock read
+  void vfsmount_read_unlock();
+  void dcache_lock();
+  void dcache_unlock();
+  void inode_lock();
+  void inode_unlock();
+  void mnt_want_write();
+  void mnt_drop_write();
+
+  std::size_t size() const { return out_.size(); }
+  std::vector<KOp>& ops() { return out_; }
+
+ private:
+  void emit(KOpKind k, ObjId o, std::string_view f, std::int64_t delta = 0);
+
+  Vfs& vfs_;
+  std::vector<KOp>& out_;
+  CpuId cpu_;
+  double cost_scale_;
+};
+
+}  // namespace walksim::kernel

@@ -1,0 +1,80 @@
+// A kernel variant as declared in configs/kernels/*.yaml: which walk algorithm, which lock guards
+// what, how each VFS object's fields fall on cachelines, and the private CPU cost of each step.
+// The syscall expanders read these switches; a new era is a new YAML, not new code, as long as it
+// recombines mechanisms the model already has.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/time.hpp"
+
+namespace walksim::kernel {
+
+enum class WalkKind : std::uint8_t {
+  kRefWalk,    // a reference and d_lock per component (2.6.35 and before)
+  kRcuWalk,    // seqcount reads only, references taken at the end (2.6.38 and later)
+  kStoreFree,  // Piggin's July 2010 tree: rcu-walk, and stat/lstat take no reference at all
+};
+enum class FsLock : std::uint8_t { kRwlock, kSpinlock, kSpinlockSeqcount };
+enum class MntCount : std::uint8_t { kAtomic, kPercpu };
+enum class DCount : std::uint8_t { kAtomic, kUnderDLock, kLockref };
+enum class VfsmountLock : std::uint8_t { kSpinlock, kBrlock, kSeqlock };
+enum class FilesList : std::uint8_t { kGlobalLock, kPerCpu };
+enum class InodeLock : std::uint8_t { kGlobal, kSplit };
+enum class WantWrite : std::uint8_t {
+  kNone,           // before r/o bind mounts (2.6.20)
+  kMountSpinlock,  // the 2007 posting: one mount-wide spinlock per mnt_want_write / mnt_drop_write
+  kPercpuCounter,  // 2.6.29+: this CPU's counter, a full fence, a load of mnt_flags
+};
+enum class SpinlockKind : std::uint8_t { kTicket, kQueued };
+enum class InodeFree : std::uint8_t { kImmediate, kRcu };
+
+// Fields of one object type by 64-byte line: lines[i] lists the fields on line i. On machines
+// with longer lines (128 B on Itanium) consecutive 64-byte lines fold into one.
+struct ObjectLayout {
+  std::string type;
+  std::vector<std::vector<std::string>> lines;
+  std::map<std::string, std::uint32_t> line_of;  // field -> 64-byte line index
+};
+
+// Private CPU work of each step, in cycles of the machine it runs on. Each carries a source or is
+// marked `calibrated:` (then the experiment layer fits one scale factor; never edited by hand).
+struct CpuCosts {
+  std::map<std::string, double> cycles;  // step name -> cycles
+  std::map<std::string, std::string> origin;  // step name -> source text, or "calibrated: <what>"
+};
+
+struct KernelSpec {
+  std::string name;
+  std::string description;
+  std::string file;
+
+  WalkKind walk = WalkKind::kRefWalk;
+  FsLock fs_lock = FsLock::kRwlock;
+  MntCount mnt_count = MntCount::kAtomic;
+  bool mnt_expiry_store_always = true;  // 2.6.35 mntput stores mnt_expiry_mark = 0 on every call
+  DCount d_count = DCount::kAtomic;
+  bool dcache_lock = true;              // the global dcache_lock exists
+  VfsmountLock vfsmount_lock = VfsmountLock::kSpinlock;
+  FilesList files_list = FilesList::kGlobalLock;
+  InodeLock inode_lock = InodeLock::kGlobal;
+  WantWrite want_write = WantWrite::kPercpuCounter;
+  SpinlockKind spinlock = SpinlockKind::kTicket;
+  InodeFree inode_free = InodeFree::kImmediate;
+  bool rename_seqlock_in_lookup = false;  // d_lookup reads rename_lock (2.6.38 __lookup_hash)
+
+  std::map<std::string, ObjectLayout> layouts;  // by object type
+  CpuCosts costs;
+};
+
+// Per-run options of a variant (experiment YAML or command-line flags).
+struct KernelOptions {
+  bool prefetch = true;           // prefetch name and inode in __d_lookup_rcu (2.6.38+)
+  bool posix_acl = false;         // POSIX ACLs on directories (a cached ACL exists)
+  bool caller_is_owner = true;    // root / the owner: no ACL consulted on exec permission
+};
+
+}  // namespace walksim::kernel

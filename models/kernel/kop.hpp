@@ -1,0 +1,56 @@
+// A syscall expanded into kernel operations: memory accesses on named fields of VFS objects and
+// synchronisation calls on the locks and counters embedded in them. The process program turns
+// each into executor operations; `walksim trace` prints them with their objects and fields.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/exec/op.hpp"
+#include "sim/time.hpp"
+
+namespace walksim::kernel {
+
+using machine::LineId;
+using sim::Picos;
+
+enum class KOpKind : std::uint8_t {
+  kLoad,
+  kStore,
+  kAtomic,        // one locked RMW on a counter (atomic_inc/dec, lock incl/subl): xadd
+  kAtomicCas,     // atomic_add_unless / cmpxchg loop: a load then a cmpxchg (1 RMW uncontended)
+  kPrefetch,
+  kCompute,       // private work of `ps`
+  kFence,
+  kSpinLock,      // spin_lock on the lock word of (line, word): 1 RMW, spin while held
+  kSpinUnlock,    // plain store
+  kReadLock,      // rwlock read side: 1 RMW (lock subl), wait while a writer holds it
+  kReadUnlock,    // 1 RMW (lock incl)
+  kMutexLock,     // sleeping mutex: 1 RMW fast path; contended waiters sleep
+  kMutexUnlock,   // 1 RMW, wakes a sleeper
+  kSeqBegin,      // seqcount read begin: load (and wait while odd); remembers the value
+  kSeqCheck,      // seqcount read retry: load; a changed value aborts rcu-walk (restart in ref-walk)
+  kSeqWriteBegin, // store seq+1 (odd)
+  kSeqWriteEnd,   // store seq+1 (even)
+  kPercpuAdd,     // non-atomic add on this CPU's line (load + store)
+};
+
+// What a line belongs to, for traces and the hot-line report.
+struct LineLabel {
+  std::string object;  // "cwd dentry", "vfsmount", "dcache_lock", "fs_struct (pid 3)"
+  std::uint32_t index = 0;  // line index within the object
+  std::string fields;  // "d_count d_flags d_lock ..." (the fields on that line)
+  bool shared = false; // writable by CPUs running different processes
+};
+
+struct KOp {
+  KOpKind kind = KOpKind::kCompute;
+  LineId line = 0;
+  std::uint32_t word = exec::kLineWord;  // the field's word (several fields share a line)
+  std::string_view field;  // for traces; points into the layout's storage
+  Picos ps = 0;
+  std::int64_t delta = 0;  // for kAtomic / kPercpuAdd: +1 / -1
+};
+
+}  // namespace walksim::kernel

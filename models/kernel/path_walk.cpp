@@ -1,0 +1,301 @@
+// The walk of pathwalk.md §4a (ref-walk) and §4b (rcu-walk), with §8's drops. Every step names
+// the kernel function it stands for, so the trace can be checked against the source.
+#include "models/kernel/path_walk.hpp"
+
+#include <stdexcept>
+
+namespace walksim::kernel {
+
+std::vector<std::string> split_path(const std::string& path, bool* absolute) {
+  std::vector<std::string> out;
+  if (absolute) *absolute = !path.empty() && path[0] == '/';
+  std::size_t pos = 0;
+  while (pos <= path.size()) {
+    std::size_t slash = path.find('/', pos);
+    if (slash == std::string::npos) slash = path.size();
+    if (slash > pos) out.push_back(path.substr(pos, slash - pos));
+    pos = slash + 1;
+  }
+  return out;
+}
+
+namespace {
+
+const ObjId& inode_of(Emitter& e, DentryId d) { return e.vfs().dentry(d).inode; }
+
+bool acl_applies(Emitter& e, DentryId dir, const KernelOptions& opts) {
+  return opts.posix_acl && !opts.caller_is_owner && e.vfs().dentry(dir).has_acl;
+}
+
+// exec_permission(dir inode): the mode, owner and group, and IS_POSIXACL from the superblock.
+void permission_loads(Emitter& e, DentryId dir, const KernelOptions& opts) {
+  const ObjId in = inode_of(e, dir);
+  e.load(in, "i_op");
+  e.load(in, "i_mode");
+  e.load(in, "i_uid");
+  e.load(in, "i_gid");
+  e.load(e.vfs().super_block(), "s_flags");
+  if (opts.posix_acl && !opts.caller_is_owner) e.load(in, "i_acl");
+  e.compute("permission");
+}
+
+// check_acl in ref-walk: get_cached_acl takes the directory inode's i_lock and a reference on the
+// ACL, and drops it after the check (3 RMW on the shared directory inode's lines).
+void acl_check_ref(Emitter& e, DentryId dir) {
+  const ObjId in = inode_of(e, dir);
+  e.lock(in, "i_lock");
+  e.atomic(in, "i_acl", +1);
+  e.unlock(in, "i_lock");
+  e.compute("acl_check");
+  e.atomic(in, "i_acl", -1);
+}
+
+// nameidata_drop_rcu: pin the dentry reached so far, and leave rcu mode.
+void drop_rcu(Emitter& e, DentryId d) {
+  const ObjId o = e.vfs().dentry(d).obj;
+  if (e.spec().d_count == DCount::kLockref) {
+    e.atomic_cas(o, "d_lockref", +1);  // lockref_get_not_dead
+    e.seq_check(o, "d_seq");
+  } else {
+    e.lock(o, "d_lock");
+    e.seq_check(o, "d_seq");
+    e.d_count_inc_locked(d);
+    e.unlock(o, "d_lock");
+  }
+  e.mntget();
+  e.vfsmount_read_unlock();
+}
+
+// __d_lookup in ref-walk: the chain, then d_lock, the recheck and the reference.
+void d_lookup_ref(Emitter& e, DentryId child) {
+  const auto& c = e.vfs().dentry(child);
+  e.hash_bucket(c.bucket);
+  e.load(c.obj, "d_name");
+  e.load(c.obj, "d_parent");
+  if (e.spec().d_count == DCount::kLockref) {
+    e.lock(c.obj, "d_lockref");
+  } else {
+    e.lock(c.obj, "d_lock");
+  }
+  e.load(c.obj, "d_parent");
+  e.load(c.obj, "d_iname");  // memcmp of the name
+  e.d_count_inc_locked(child);
+  if (e.spec().d_count == DCount::kLockref) {
+    e.unlock(c.obj, "d_lockref");
+  } else {
+    e.unlock(c.obj, "d_lock");
+  }
+}
+
+// __d_lookup_rcu: loads and seqcount reads only.
+void d_lookup_rcu(Emitter& e, DentryId parent, DentryId child, const KernelOptions& opts) {
+  const auto& c = e.vfs().dentry(child);
+  e.hash_bucket(c.bucket);
+  e.load(c.obj, "d_name");
+  e.seq_begin(c.obj, "d_seq");
+  e.load(c.obj, "d_parent");
+  e.load(c.obj, "d_inode");
+  if (opts.prefetch && e.spec().walk != WalkKind::kRefWalk) {
+    e.prefetch(c.obj, "d_iname");
+    e.prefetch(c.inode, "i_mode");
+  }
+  e.seq_check(c.obj, "d_seq");
+  e.load(c.obj, "d_iname");
+  e.seq_check(e.vfs().dentry(parent).obj, "d_seq");
+  e.load(c.obj, "d_flags");
+  e.load(c.inode, "i_op");
+}
+
+}  // namespace
+
+void lookup_missing_and_kill(Emitter& e, DentryId dir, const std::string& name) {
+  auto& vfs = e.vfs();
+  const ObjId d = vfs.dentry(dir).obj;
+  const ObjId in = vfs.dentry(dir).inode;
+  const std::uint32_t bucket = vfs.bucket_of(dir, name);
+  const bool era35 = e.spec().dcache_lock;
+  // real_lookup / d_lookup under the directory's i_mutex.
+  e.mutex_lock(in, "i_mutex");
+  if (e.spec().rename_seqlock_in_lookup || era35) e.seq_begin(vfs.globals(), "rename_lock");
+  e.hash_bucket(bucket);
+  e.compute("d_alloc");
+  // d_alloc: a reference on the parent, linked into its d_subdirs.
+  if (era35) {
+    e.dget(dir);
+    e.dcache_lock();
+    e.store(d, "d_subdirs");
+    e.store(vfs.globals(), "dentry_stat");
+    e.dcache_unlock();
+  } else {
+    e.lock(d, "d_lock");
+    e.d_count_inc_locked(dir);
+    e.store(d, "d_subdirs");
+    e.unlock(d, "d_lock");
+    e.percpu_add("nr_dentry", +1);
+  }
+  // ->lookup (simple_lookup) then d_add: d_instantiate(NULL) + d_rehash.
+  if (era35) {
+    e.dcache_lock();
+    e.dcache_unlock();
+    e.dcache_lock();
+    e.hash_bucket_store(bucket);
+    e.dcache_unlock();
+  } else {
+    e.hash_bucket_lock(bucket, true);
+    e.hash_bucket_store(bucket);
+    e.hash_bucket_lock(bucket, false);
+  }
+  e.mutex_unlock(in, "i_mutex");
+  // The last dput kills the negative dentry (simple_delete_dentry): unhash, unlink, drop the parent.
+  if (era35) {
+    e.dcache_lock();
+    e.hash_bucket_store(bucket);
+    e.store(d, "d_subdirs");
+    e.store(vfs.globals(), "dentry_stat");
+    e.dcache_unlock();
+  } else {
+    e.lock(d, "d_lock");
+    e.hash_bucket_lock(bucket, true);
+    e.hash_bucket_store(bucket);
+    e.hash_bucket_lock(bucket, false);
+    e.store(d, "d_subdirs");
+    e.unlock(d, "d_lock");
+    e.percpu_add("nr_dentry", -1);
+  }
+  e.dput(dir);
+  e.compute("d_free");
+}
+
+WalkResult walk_path(Emitter& e, const Process& p, const WalkRequest& req, const KernelOptions& opts, bool force_ref,
+                     WalkStats& stats) {
+  auto& vfs = e.vfs();
+  const KernelSpec& spec = e.spec();
+  bool rcu = spec.walk != WalkKind::kRefWalk && !force_ref;
+  if (rcu) {
+    ++stats.rcu_lookups;
+  } else {
+    ++stats.ref_lookups;
+  }
+  const DentryId start = req.absolute ? p.root : p.cwd;
+  WalkResult res;
+  e.compute("path_init");
+
+  if (rcu) {
+    // path_init_rcu: br_read_lock, rcu_read_lock, then a consistent snapshot of fs->pwd.
+    e.vfsmount_read_lock();
+    if (spec.fs_lock == FsLock::kSpinlockSeqcount) e.seq_begin(p.fs, "seq");
+    e.load(p.fs, req.absolute ? "root" : "pwd");
+    if (spec.fs_lock == FsLock::kSpinlockSeqcount) e.seq_check(p.fs, "seq");
+    e.seq_begin(vfs.dentry(start).obj, "d_seq");
+    e.load(vfs.dentry(start).obj, "d_inode");
+  } else {
+    // path_init: get_fs_pwd under fs->lock, then path_walk's save of the start point.
+    e.fs_lock(p.fs);
+    e.load(p.fs, req.absolute ? "root" : "pwd");
+    e.mntget();
+    e.dget(start);
+    e.fs_unlock(p.fs);
+    if (req.save) {
+      e.mntget();
+      e.dget(start);
+    }
+  }
+
+  res.saved = !rcu && req.save;
+  DentryId cur = start;
+  std::vector<std::string> comps = req.components;
+  int links_followed = 0;
+  for (std::size_t i = 0; i < comps.size(); ++i) {
+    const std::string name = comps[i];
+    const bool last = i + 1 == comps.size();
+    if (last && req.want_parent && name != "." && name != "..") {
+      res.last = name;
+      break;
+    }
+    permission_loads(e, cur, opts);
+    if (acl_applies(e, cur, opts)) {
+      if (rcu) {  // an ACL cannot be checked in rcu mode: drop to ref-walk first
+        ++stats.permission;
+        drop_rcu(e, cur);
+        rcu = false;
+      }
+      acl_check_ref(e, cur);
+    }
+    if (name == ".") continue;
+    e.compute("component");
+    DentryId next = kNoDentry;
+    if (name == "..") {
+      next = vfs.dentry(cur).parent == kNoDentry ? cur : vfs.dentry(cur).parent;
+    } else if (auto c = vfs.child(cur, name)) {
+      next = *c;
+    }
+    if (next == kNoDentry) {  // not in the dcache: ramfs has no such file
+      if (rcu) {
+        ++stats.nodentry;
+        drop_rcu(e, cur);
+        rcu = false;
+      }
+      lookup_missing_and_kill(e, cur, name);
+      res.dir = cur;
+      res.last = name;
+      res.holds_refs = true;
+      return res;  // -ENOENT: the caller puts the directory and the mount
+    }
+    const Dentry& nd = vfs.dentry(next);
+    const bool follow = nd.symlink && (!last || req.follow);
+    if (rcu) {
+      d_lookup_rcu(e, cur, next, opts);
+      if (follow) {  // do_follow_link cannot run in rcu mode
+        ++stats.link;
+        drop_rcu(e, cur);
+        rcu = false;
+      }
+    } else {
+      if (name != "..") d_lookup_ref(e, next);
+      if (name == "..") e.dget(next);
+      e.load(nd.obj, spec.dcache_lock ? "d_mounted" : "d_flags");
+      e.load(nd.obj, "d_inode");
+      e.load(nd.inode, "i_op");
+    }
+    if (follow) {
+      // ->follow_link returns the target; the walk goes on from the link's directory (or the
+      // root), with the rest of the path after the target's components.
+      if (++links_followed > 8) throw std::invalid_argument("too many levels of symbolic links at '" + name + "'");
+      e.load(nd.inode, "i_op");
+      e.compute("follow_link");
+      if (!rcu) e.dput(next);  // the reference d_lookup_ref took on the link itself
+      bool abs = false;
+      auto target = split_path(nd.link_target, &abs);
+      std::vector<std::string> rest(comps.begin() + static_cast<std::ptrdiff_t>(i) + 1, comps.end());
+      target.insert(target.end(), rest.begin(), rest.end());
+      comps = std::move(target);
+      i = static_cast<std::size_t>(-1);
+      if (abs) {
+        e.dget(p.root);
+        e.dput(cur);
+        cur = p.root;
+      }
+      continue;
+    }
+    if (!rcu) e.dput(cur);  // path_to_nameidata: drop the parent
+    cur = next;
+  }
+
+  res.dir = req.want_parent ? cur : (vfs.dentry(cur).parent == kNoDentry ? cur : vfs.dentry(cur).parent);
+  res.target = req.want_parent ? kNoDentry : cur;
+  if (rcu && req.keep_rcu) {
+    res.in_rcu = true;
+    return res;
+  }
+  // nameidata_drop_rcu_last on the final element (or on the parent for LOOKUP_PARENT).
+  if (rcu) drop_rcu(e, cur);
+  res.holds_refs = true;
+  return res;
+}
+
+void put_path(Emitter& e, DentryId d) {
+  e.dput(d);
+  e.mntput();
+}
+
+}  // namespace walksim::kernel

@@ -1,0 +1,55 @@
+// Path lookup as the kernel does it: ref-walk (a reference and d_lock per component, 2.6.35) and
+// rcu-walk (seqcount reads, no stores to shared dentries, 2.6.38), with rcu-walk's graceful drops
+// to ref-walk (missing dentry, ACL permission check, symlink) counted by reason. A d_seq change
+// seen at run time aborts the whole lookup instead: the process program restarts it in ref-walk.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/kernel/emitter.hpp"
+
+namespace walksim::kernel {
+
+// rcu-walk statistics by reason, as in Documentation/filesystems/path-lookup.txt.
+struct WalkStats {
+  std::uint64_t rcu_lookups = 0;  // lookups started in rcu-walk
+  std::uint64_t restarts = 0;     // d_seq changed: the lookup restarted in ref-walk
+  std::uint64_t nodentry = 0;     // a component was not in the dcache
+  std::uint64_t permission = 0;   // the permission check needed an ACL
+  std::uint64_t link = 0;         // a symlink had to be followed
+  std::uint64_t reval = 0;        // d_revalidate (never, on ramfs)
+  std::uint64_t ref_lookups = 0;  // lookups run in ref-walk from the start
+};
+
+struct WalkRequest {
+  std::vector<std::string> components;  // "." included; empty components removed
+  bool absolute = false;
+  bool want_parent = false;  // LOOKUP_PARENT: stop at the last component's parent
+  bool save = true;          // path_walk's extra pin of the start point (not in do_filp_open)
+  bool keep_rcu = false;     // store-free stat: stay in rcu mode at the end (no reference taken)
+  bool follow = true;        // follow a symlink in the last component (stat: yes, lstat: no)
+};
+
+struct WalkResult {
+  DentryId dir = kNoDentry;     // the last directory reached (the parent for want_parent)
+  DentryId target = kNoDentry;  // the final dentry, or kNoDentry (missing, or want_parent)
+  std::string last;             // the last component's name
+  bool in_rcu = false;          // still in rcu-walk (keep_rcu): the caller ends it
+  bool holds_refs = false;      // holds a reference on target (or on dir when target is missing) and the mount
+  bool saved = false;           // path_walk pinned the start point too: put it with put_path(start)
+};
+
+std::vector<std::string> split_path(const std::string& path, bool* absolute);
+
+// Emits the lookup. `force_ref` runs ref-walk even on an rcu-walk kernel (after a restart).
+WalkResult walk_path(Emitter& e, const Process& p, const WalkRequest& req, const KernelOptions& opts, bool force_ref,
+                     WalkStats& stats);
+// path_put: drop a dentry reference and the mount reference.
+void put_path(Emitter& e, DentryId d);
+
+// The kernel's handling of a name that is not in the dcache, on ramfs: lock the directory, allocate
+// and hash a negative dentry, and (ramfs deletes negatives at the last dput) kill it again.
+void lookup_missing_and_kill(Emitter& e, DentryId dir, const std::string& name);
+
+}  // namespace walksim::kernel

@@ -1,0 +1,108 @@
+// The syscall mini-language of traces and workloads.
+#include "models/kernel/syscall.hpp"
+
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+namespace walksim::kernel {
+
+namespace {
+struct Entry {
+  const char* name;
+  Sys sys;
+  int paths;      // how many path arguments
+  bool bytes;     // takes a size
+};
+constexpr Entry kTable[] = {
+    {"stat", Sys::kStat, 1, false},     {"lstat", Sys::kLstat, 1, false},   {"fstat", Sys::kFstat, 1, false},
+    {"open", Sys::kOpen, 1, false},     {"close", Sys::kClose, 1, false},   {"read", Sys::kRead, 1, true},
+    {"pread", Sys::kPread, 1, true},    {"write", Sys::kWrite, 1, true},    {"pwrite", Sys::kPwrite, 1, true},
+    {"unlink", Sys::kUnlink, 1, false}, {"rename", Sys::kRename, 2, false}, {"mkdir", Sys::kMkdir, 1, false},
+    {"rmdir", Sys::kRmdir, 1, false},   {"readdir", Sys::kReaddir, 1, false}, {"statfs", Sys::kStatfs, 1, false},
+    {"fsync", Sys::kFsync, 1, false},   {"utime", Sys::kUtime, 1, false},   {"fcntl-lock", Sys::kFcntlLock, 1, false},
+};
+
+std::string names() {
+  std::string s;
+  for (const auto& e : kTable) s += std::string(s.empty() ? "" : ", ") + e.name;
+  return s;
+}
+}  // namespace
+
+const char* sys_name(Sys s) {
+  for (const auto& e : kTable) {
+    if (e.sys == s) return e.name;
+  }
+  return "?";
+}
+
+Syscall parse_syscall(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  if (words.empty()) throw std::invalid_argument("empty syscall; expected one of: " + names());
+  const Entry* entry = nullptr;
+  for (const auto& e : kTable) {
+    if (words[0] == e.name) entry = &e;
+  }
+  if (!entry) throw std::invalid_argument("unknown syscall '" + words[0] + "'; expected one of: " + names());
+  Syscall s;
+  s.sys = entry->sys;
+  std::size_t i = 1;
+  auto need = [&](const char* what) -> const std::string& {
+    if (i >= words.size()) {
+      throw std::invalid_argument(std::string("'") + entry->name + "' needs " + what + " (e.g. '" + entry->name +
+                                  " ./file" + (entry->bytes ? " 4096" : "") + "')");
+    }
+    return words[i++];
+  };
+  s.path = need("a path");
+  if (entry->paths == 2) s.path2 = need("a second path");
+  if (entry->bytes) {
+    const std::string& n = need("a byte count");
+    try {
+      std::size_t used = 0;
+      s.bytes = std::stoull(n, &used);
+      if (used != n.size()) throw std::invalid_argument("");
+    } catch (const std::exception&) {
+      throw std::invalid_argument("byte count '" + n + "' is not a whole number");
+    }
+  }
+  if (s.sys == Sys::kOpen && i < words.size()) {
+    std::string flags = words[i++];
+    std::size_t pos = 0;
+    while (pos <= flags.size()) {
+      std::size_t bar = flags.find('|', pos);
+      if (bar == std::string::npos) bar = flags.size();
+      const std::string f = flags.substr(pos, bar - pos);
+      pos = bar + 1;
+      if (f == "O_RDONLY") {
+      } else if (f == "O_WRONLY" || f == "O_RDWR") {
+        s.write = true;
+      } else if (f == "O_CREAT") {
+        s.create = true;
+      } else if (f == "O_DIRECTORY") {
+        s.directory = true;
+      } else {
+        throw std::invalid_argument("unknown open flag '" + f + "'; expected O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_DIRECTORY");
+      }
+    }
+  }
+  if (i < words.size()) throw std::invalid_argument("unexpected '" + words[i] + "' after the arguments of '" + words[0] + "'");
+  return s;
+}
+
+std::string to_string(const Syscall& s) {
+  std::string out = std::string(sys_name(s.sys)) + " " + s.path;
+  if (!s.path2.empty()) out += " " + s.path2;
+  if (s.bytes) out += " " + std::to_string(s.bytes);
+  if (s.sys == Sys::kOpen) {
+    out += s.write ? " O_WRONLY" : " O_RDONLY";
+    if (s.create) out += "|O_CREAT";
+    if (s.directory) out += "|O_DIRECTORY";
+  }
+  return out;
+}
+
+}  // namespace walksim::kernel

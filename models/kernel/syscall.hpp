@@ -1,0 +1,33 @@
+// A system call as the workloads and `walksim trace` name it: "stat ./file", "open ./f
+// O_WRONLY|O_CREAT", "write ./f 3", "rename ./a ./b". File-descriptor calls name the path the
+// descriptor was opened on; the process keeps the descriptor from its open().
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace walksim::kernel {
+
+enum class Sys : std::uint8_t {
+  kStat, kLstat, kFstat, kOpen, kClose, kRead, kPread, kWrite, kPwrite, kUnlink, kRename, kMkdir, kRmdir,
+  kReaddir,  // opendir + readdir (getdents until empty) + closedir
+  kStatfs, kFsync, kUtime, kFcntlLock,
+};
+
+struct Syscall {
+  Sys sys = Sys::kStat;
+  std::string path;
+  std::string path2;        // rename's new name
+  bool create = false;      // open: O_CREAT
+  bool write = false;       // open: O_WRONLY or O_RDWR
+  bool directory = false;   // open: O_DIRECTORY
+  std::uint64_t bytes = 0;  // read / write size
+};
+
+// Parses "NAME ARGS...". Throws std::invalid_argument with a message saying what is wrong and
+// what is accepted.
+Syscall parse_syscall(const std::string& text);
+std::string to_string(const Syscall& s);
+const char* sys_name(Sys s);
+
+}  // namespace walksim::kernel

@@ -1,0 +1,284 @@
+// One function per system call. Each follows the kernel's call chain of its era in order; the
+// variant's switches are applied inside the Emitter helpers and the few branches below.
+#include "models/kernel/syscalls.hpp"
+
+#include <stdexcept>
+
+#include "models/kernel/file_ops.hpp"
+
+namespace walksim::kernel {
+
+namespace {
+
+WalkRequest request(const std::string& path, bool want_parent, bool save) {
+  WalkRequest r;
+  r.components = split_path(path, &r.absolute);
+  r.want_parent = want_parent;
+  r.save = save;
+  return r;
+}
+
+// Ends a lookup that took references: the saved start point (path_walk) and the result.
+void put_walk(Ctx& c, const WalkResult& w, DentryId start) {
+  if (w.saved) put_path(c.e, start);
+  if (!w.holds_refs) return;
+  put_path(c.e, w.target != kNoDentry ? w.target : w.dir);
+}
+
+void sys_stat(Ctx& c, const Syscall& s) {
+  auto req = request(s.path, false, true);
+  req.follow = s.sys == Sys::kStat;
+  req.keep_rcu = c.vfs.spec().walk == WalkKind::kStoreFree;
+  const DentryId start = req.absolute ? c.p.root : c.p.cwd;
+  const WalkResult w = walk_path(c.e, c.p, req, c.opts, c.force_ref, c.stats);
+  if (w.saved) put_path(c.e, start);  // path_walk's path_put(&save), before the attributes are read
+  if (w.target == kNoDentry) {
+    c.out.failed = true;
+    if (w.holds_refs) put_path(c.e, w.dir);
+    return;
+  }
+  // vfs_getattr → generic_fillattr: the file's inode, then cp_new_stat to user space.
+  const ObjId in = c.vfs.dentry(w.target).inode;
+  c.e.load(in, "i_mode");
+  c.e.load(in, "i_uid");
+  c.e.load(in, "i_size");
+  c.e.compute("getattr");
+  if (w.in_rcu) {
+    // Store-free stat: the attributes were read under RCU; leave without ever taking a reference.
+    c.e.seq_check(c.vfs.dentry(w.target).obj, "d_seq");
+    c.e.vfsmount_read_unlock();
+    return;
+  }
+  put_path(c.e, w.target);
+}
+
+void sys_fstat(Ctx& c, const Syscall& s) {
+  const int fd = find_fd(c, s.path);
+  if (fd < 0) {
+    c.out.failed = true;
+    return;
+  }
+  fget_light(c);
+  const ObjId in = c.vfs.dentry(c.p.fds[static_cast<std::size_t>(fd)].dentry).inode;
+  c.e.load(in, "i_mode");
+  c.e.load(in, "i_uid");
+  c.e.load(in, "i_size");
+  c.e.compute("getattr");
+}
+
+void sys_statfs(Ctx& c, const Syscall& s) {
+  auto req = request(s.path, false, true);
+  const DentryId start = req.absolute ? c.p.root : c.p.cwd;
+  const WalkResult w = walk_path(c.e, c.p, req, c.opts, c.force_ref, c.stats);
+  if (w.target == kNoDentry) {
+    c.out.failed = true;
+    put_walk(c, w, start);
+    return;
+  }
+  c.e.load(c.vfs.super_block(), "s_flags");
+  c.e.load(c.vfs.super_block(), "s_op");
+  c.e.compute("statfs");
+  put_walk(c, w, start);
+}
+
+void sys_utime(Ctx& c, const Syscall& s) {
+  auto req = request(s.path, false, true);
+  const DentryId start = req.absolute ? c.p.root : c.p.cwd;
+  const WalkResult w = walk_path(c.e, c.p, req, c.opts, c.force_ref, c.stats);
+  if (w.target == kNoDentry) {
+    c.out.failed = true;
+    put_walk(c, w, start);
+    return;
+  }
+  const ObjId in = c.vfs.dentry(w.target).inode;
+  c.e.mnt_want_write();
+  c.e.mutex_lock(in, "i_mutex");
+  c.e.store(in, "i_mtime");  // notify_change → simple_setattr
+  c.e.compute("setattr");
+  c.e.mutex_unlock(in, "i_mutex");
+  c.e.mnt_drop_write();
+  put_walk(c, w, start);
+}
+
+void sys_unlink(Ctx& c, const Syscall& s) {
+  auto req = request(s.path, true, true);
+  const DentryId start = req.absolute ? c.p.root : c.p.cwd;
+  const WalkResult w = walk_path(c.e, c.p, req, c.opts, c.force_ref, c.stats);
+  if (w.saved) put_path(c.e, start);
+  if (!w.holds_refs || w.last.empty()) {
+    c.out.failed = true;
+    if (w.holds_refs) put_path(c.e, w.dir);
+    return;
+  }
+  const DentryId dir = w.dir;
+  const ObjId dir_in = c.vfs.dentry(dir).inode;
+  c.e.mutex_lock(dir_in, "i_mutex");
+  const auto f = lookup_hash(c, dir, w.last);
+  if (!f) {
+    c.e.mutex_unlock(dir_in, "i_mutex");
+    c.out.failed = true;
+    put_path(c.e, dir);
+    return;
+  }
+  remove_file(c, dir, *f, false);
+  c.e.mutex_unlock(dir_in, "i_mutex");
+  final_iput(c, *f);
+  put_path(c.e, dir);
+}
+
+void sys_rmdir(Ctx& c, const Syscall& s) {
+  auto req = request(s.path, true, true);
+  const DentryId start = req.absolute ? c.p.root : c.p.cwd;
+  const WalkResult w = walk_path(c.e, c.p, req, c.opts, c.force_ref, c.stats);
+  if (w.saved) put_path(c.e, start);
+  if (!w.holds_refs || w.last.empty()) {
+    c.out.failed = true;
+    if (w.holds_refs) put_path(c.e, w.dir);
+    return;
+  }
+  const DentryId dir = w.dir;
+  const ObjId dir_in = c.vfs.dentry(dir).inode;
+  c.e.mutex_lock(dir_in, "i_mutex");
+  const auto d = lookup_hash(c, dir, w.last);
+  if (!d || !c.vfs.dentry(*d).dir || !c.vfs.dentry(*d).children.empty()) {
+    if (d) c.e.dput(*d);
+    c.e.mutex_unlock(dir_in, "i_mutex");
+    c.out.failed = true;
+    put_path(c.e, dir);
+    return;
+  }
+  remove_file(c, dir, *d, true);
+  c.e.mutex_unlock(dir_in, "i_mutex");
+  final_iput(c, *d);
+  put_path(c.e, dir);
+}
+
+void sys_mkdir(Ctx& c, const Syscall& s) {
+  auto req = request(s.path, true, true);
+  const DentryId start = req.absolute ? c.p.root : c.p.cwd;
+  const WalkResult w = walk_path(c.e, c.p, req, c.opts, c.force_ref, c.stats);
+  if (w.saved) put_path(c.e, start);
+  if (!w.holds_refs || w.last.empty() || c.vfs.child(w.dir, w.last)) {
+    c.out.failed = true;
+    if (w.holds_refs) put_path(c.e, w.dir);
+    return;
+  }
+  const ObjId dir_in = c.vfs.dentry(w.dir).inode;
+  c.e.mutex_lock(dir_in, "i_mutex");
+  if (c.vfs.spec().rename_seqlock_in_lookup) c.e.seq_begin(c.vfs.globals(), "rename_lock");
+  c.e.hash_bucket(c.vfs.bucket_of(w.dir, w.last));
+  c.e.mnt_want_write();
+  create_entry(c, w.dir, w.last, true);
+  c.e.mnt_drop_write();
+  c.e.mutex_unlock(dir_in, "i_mutex");
+  put_path(c.e, w.dir);
+}
+
+void sys_rename(Ctx& c, const Syscall& s) {
+  auto r1 = request(s.path, true, true);
+  auto r2 = request(s.path2, true, true);
+  const DentryId s1 = r1.absolute ? c.p.root : c.p.cwd;
+  const DentryId s2 = r2.absolute ? c.p.root : c.p.cwd;
+  const WalkResult w1 = walk_path(c.e, c.p, r1, c.opts, c.force_ref, c.stats);
+  if (w1.saved) put_path(c.e, s1);
+  const WalkResult w2 = walk_path(c.e, c.p, r2, c.opts, c.force_ref, c.stats);
+  if (w2.saved) put_path(c.e, s2);
+  auto fail = [&] {
+    c.out.failed = true;
+    if (w2.holds_refs) put_path(c.e, w2.dir);
+    if (w1.holds_refs) put_path(c.e, w1.dir);
+  };
+  if (!w1.holds_refs || !w2.holds_refs || w1.last.empty() || w2.last.empty()) return fail();
+  if (w1.dir != w2.dir) {
+    // lock_rename across directories takes the per-superblock s_vfs_rename_mutex first.
+    c.e.mutex_lock(c.vfs.super_block(), "s_vfs_rename_mutex");
+  }
+  const ObjId d1 = c.vfs.dentry(w1.dir).inode, d2 = c.vfs.dentry(w2.dir).inode;
+  c.e.mutex_lock(d1, "i_mutex");
+  if (w1.dir != w2.dir) c.e.mutex_lock(d2, "i_mutex");
+  const auto old_d = lookup_hash(c, w1.dir, w1.last);
+  if (!old_d) {
+    if (w1.dir != w2.dir) c.e.mutex_unlock(d2, "i_mutex");
+    c.e.mutex_unlock(d1, "i_mutex");
+    if (w1.dir != w2.dir) c.e.mutex_unlock(c.vfs.super_block(), "s_vfs_rename_mutex");
+    return fail();
+  }
+  const auto new_d = lookup_hash(c, w2.dir, w2.last);
+  c.e.mnt_want_write();
+  c.e.compute("rename");
+  if (new_d) {  // simple_rename unlinks the target under its i_mutex
+    const ObjId tin = c.vfs.dentry(*new_d).inode;
+    c.e.mutex_lock(tin, "i_mutex");
+    c.e.store(tin, "i_nlink");
+    c.e.mutex_unlock(tin, "i_mutex");
+  }
+  d_move(c, *old_d, w2.dir, w2.last, new_d);
+  c.e.mnt_drop_write();
+  if (w1.dir != w2.dir) c.e.mutex_unlock(d2, "i_mutex");
+  c.e.mutex_unlock(d1, "i_mutex");
+  if (w1.dir != w2.dir) c.e.mutex_unlock(c.vfs.super_block(), "s_vfs_rename_mutex");
+  if (new_d) c.e.dput(*new_d);
+  c.e.dput(*old_d);
+  put_path(c.e, w2.dir);
+  put_path(c.e, w1.dir);
+  const DentryId moved = *old_d, to_dir = w2.dir;
+  const std::string to_name = w2.last;
+  c.out.commit.push_back([&vfs = c.vfs, moved, to_dir, to_name] { vfs.move_dentry(moved, to_dir, to_name); });
+}
+
+}  // namespace
+
+void SyscallExpander::expand(const Syscall& s, Process& p, bool force_ref, Expansion& out, WalkStats& stats) {
+  out.ops.clear();
+  out.commit.clear();
+  out.failed = false;
+  Emitter e(vfs_, out.ops, p.cpu, cost_scale_);
+  Ctx c{e, p, vfs_, opts_, stats, force_ref, out};
+  e.compute("syscall");
+  switch (s.sys) {
+    case Sys::kStat:
+    case Sys::kLstat:
+      e.compute("getname");
+      return sys_stat(c, s);
+    case Sys::kFstat:
+      return sys_fstat(c, s);
+    case Sys::kOpen:
+      e.compute("getname");
+      return sys_open(c, s);
+    case Sys::kClose:
+      return sys_close(c, s);
+    case Sys::kRead:
+    case Sys::kPread:
+      return sys_read(c, s);
+    case Sys::kWrite:
+    case Sys::kPwrite:
+      return sys_write(c, s);
+    case Sys::kUnlink:
+      e.compute("getname");
+      return sys_unlink(c, s);
+    case Sys::kRename:
+      e.compute("getname", 2);
+      return sys_rename(c, s);
+    case Sys::kMkdir:
+      e.compute("getname");
+      return sys_mkdir(c, s);
+    case Sys::kRmdir:
+      e.compute("getname");
+      return sys_rmdir(c, s);
+    case Sys::kReaddir:
+      e.compute("getname");
+      return sys_readdir(c, s);
+    case Sys::kStatfs:
+      e.compute("getname");
+      return sys_statfs(c, s);
+    case Sys::kFsync:
+      return sys_fsync(c, s);
+    case Sys::kUtime:
+      e.compute("getname");
+      return sys_utime(c, s);
+    case Sys::kFcntlLock:
+      return sys_fcntl_lock(c, s);
+  }
+}
+
+}  // namespace walksim::kernel

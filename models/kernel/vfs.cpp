@@ -1,0 +1,177 @@
+// Object allocation on cachelines (64-byte layout lines folded onto the machine's line size) and
+// the dentry tree's bookkeeping.
+#include "models/kernel/vfs.hpp"
+
+#include <stdexcept>
+
+namespace walksim::kernel {
+
+namespace {
+constexpr std::uint32_t kHashBuckets = 1u << 14;  // 8-byte bucket heads, 8 per 64-byte line
+constexpr std::uint32_t kBucketsPerLine = 8;
+}  // namespace
+
+Vfs::Vfs(coherence::MemorySystem& mem, const KernelSpec& spec) : mem_(mem), spec_(spec) {
+  const auto& m = mem.machine();
+  globals_ = new_object("globals", "globals", true, 0u);
+  sb_ = new_object("super_block", "super_block", true, 0u);
+  mount_ = new_object("vfsmount", "vfsmount", true, 0u);
+  for (CpuId c = 0; c < m.cpus(); ++c) {
+    percpu_.push_back(new_object("percpu", "cpu " + std::to_string(c) + " per-CPU data", false,
+                                 m.node_of(m.core_of(c))));
+  }
+  const std::uint32_t per_line = kBucketsPerLine * 64 / 64;
+  for (std::uint32_t i = 0; i < kHashBuckets / per_line; ++i) {
+    const LineId l = mem_.add_line(i % m.nodes());  // the boot-time hash table is spread over nodes
+    if (labels_.size() <= l) labels_.resize(l + 1);
+    labels_[l] = {"dentry_hashtable", i, "bucket heads", true};
+    hash_lines_.push_back(l);
+  }
+  Dentry r;
+  r.name = "/";
+  r.dir = true;
+  r.obj = new_object("dentry", "dentry '/'", true, 0u);
+  r.inode = new_object("inode", "inode of '/'", true, 0u);
+  dentries_.push_back(std::move(r));
+  root_ = 0;
+}
+
+ObjId Vfs::new_object(const std::string& type, std::string name, bool shared, std::optional<std::uint32_t> home) {
+  const auto it = spec_.layouts.find(type);
+  if (it == spec_.layouts.end()) {
+    throw std::invalid_argument("kernel '" + spec_.name + "' has no layout for object type '" + type + "'");
+  }
+  const ObjectLayout& layout = it->second;
+  Object o{&layout, std::move(name), shared, {}, next_word_};
+  std::size_t fields = 0;
+  for (const auto& l : layout.lines) fields += l.size();
+  next_word_ += static_cast<std::uint32_t>(fields);
+  // 64-byte layout lines fold onto longer machine lines.
+  const std::uint32_t fold = std::max<std::uint32_t>(1, mem_.machine().spec().line_size / 64);
+  const std::size_t count = (layout.lines.size() + fold - 1) / fold;
+  for (std::size_t i = 0; i < count; ++i) {
+    const LineId line = mem_.add_line(home);
+    if (labels_.size() <= line) labels_.resize(line + 1);
+    std::string fields_here;
+    for (std::size_t k = i * fold; k < std::min(layout.lines.size(), (i + 1) * fold); ++k) {
+      for (const auto& f : layout.lines[k]) fields_here += (fields_here.empty() ? "" : " ") + f;
+    }
+    labels_[line] = {o.name, static_cast<std::uint32_t>(i), fields_here, shared};
+    o.lines.push_back(line);
+  }
+  objects_.push_back(std::move(o));
+  return static_cast<ObjId>(objects_.size() - 1);
+}
+
+bool Vfs::has_field(ObjId id, std::string_view field) const {
+  const auto& lo = objects_[id].layout->line_of;
+  return lo.find(std::string(field)) != lo.end();
+}
+
+FieldRef Vfs::field(ObjId id, std::string_view name) const {
+  const Object& o = objects_[id];
+  const auto it = o.layout->line_of.find(std::string(name));
+  if (it == o.layout->line_of.end()) {
+    throw std::invalid_argument("kernel '" + spec_.name + "': object type '" + o.layout->type + "' has no field '" +
+                                std::string(name) + "' in its layout");
+  }
+  // The word id is the field's position in layout order.
+  std::uint32_t index = 0;
+  for (const auto& line : o.layout->lines) {
+    for (const auto& f : line) {
+      if (f == name) {
+        const std::uint32_t fold = std::max<std::uint32_t>(1, mem_.machine().spec().line_size / 64);
+        return {o.lines[it->second / fold], o.first_word + index, std::string_view(f)};
+      }
+      ++index;
+    }
+  }
+  throw std::logic_error("layout index out of step");
+}
+
+std::optional<DentryId> Vfs::child(DentryId parent, std::string_view name) const {
+  const auto& ch = dentries_[parent].children;
+  const auto it = ch.find(name);
+  if (it == ch.end()) return std::nullopt;
+  return it->second;
+}
+
+std::uint32_t Vfs::bucket_of(DentryId parent, std::string_view name) const {
+  // FNV-1a of (parent, name): a fixed, portable stand-in for the kernel's d_hash.
+  std::uint64_t h = 1469598103934665603ULL ^ parent;
+  for (char c : name) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  return static_cast<std::uint32_t>(h % kHashBuckets);
+}
+
+FieldRef Vfs::hash_bucket(std::uint32_t bucket) const {
+  return {hash_lines_[bucket / kBucketsPerLine], exec::kLineWord, "bucket"};
+}
+
+DentryId Vfs::add_dentry(DentryId parent, const std::string& name, bool dir, bool shared,
+                         std::optional<std::uint32_t> home) {
+  if (child(parent, name)) throw std::invalid_argument("dentry '" + name + "' exists");
+  Dentry d;
+  d.name = name;
+  d.parent = parent;
+  d.dir = dir;
+  d.obj = new_object("dentry", "dentry '" + name + "'", shared, home);
+  d.inode = new_object("inode", "inode of '" + name + "'", shared, home);
+  d.bucket = bucket_of(parent, name);
+  if (!dir) d.page = new_object("page", "page of '" + name + "'", shared, home);
+  dentries_.push_back(std::move(d));
+  const auto id = static_cast<DentryId>(dentries_.size() - 1);
+  dentries_[parent].children.emplace(name, id);
+  return id;
+}
+
+void Vfs::remove_dentry(DentryId d) {
+  Dentry& x = dentries_[d];
+  if (x.parent != kNoDentry) dentries_[x.parent].children.erase(x.name);
+  x.negative = true;
+}
+
+void Vfs::move_dentry(DentryId d, DentryId new_parent, const std::string& new_name) {
+  Dentry& x = dentries_[d];
+  if (x.parent != kNoDentry) dentries_[x.parent].children.erase(x.name);
+  if (auto old = child(new_parent, new_name)) remove_dentry(*old);
+  x.parent = new_parent;
+  x.name = new_name;
+  x.bucket = bucket_of(new_parent, new_name);
+  dentries_[new_parent].children.emplace(new_name, d);
+}
+
+DentryId Vfs::mkpath(const std::string& path, bool shared, std::optional<std::uint32_t> home) {
+  DentryId cur = root_;
+  std::size_t pos = 0;
+  while (pos < path.size()) {
+    std::size_t slash = path.find('/', pos);
+    if (slash == std::string::npos) slash = path.size();
+    const std::string part = path.substr(pos, slash - pos);
+    pos = slash + 1;
+    if (part.empty() || part == ".") continue;
+    const auto existing = child(cur, part);
+    cur = existing ? *existing : add_dentry(cur, part, true, shared, home);
+  }
+  return cur;
+}
+
+Process& Vfs::new_process(CpuId cpu, DentryId cwd, std::optional<ObjId> shared_fs) {
+  Process p;
+  p.pid = static_cast<std::uint32_t>(processes_.size());
+  p.cpu = cpu;
+  const auto node = machine().node_of(machine().core_of(cpu));
+  const std::string tag = "(pid " + std::to_string(p.pid) + ")";
+  p.fs = shared_fs ? *shared_fs : new_object("fs_struct", "fs_struct " + tag, false, node);
+  p.files = new_object("files_struct", "files_struct " + tag, false, node);
+  p.cred = new_object("cred", "cred " + tag, false, node);
+  p.cwd = cwd;
+  p.root = root_;
+  processes_.push_back(p);
+  return processes_.back();
+}
+
+const LineLabel& Vfs::label(LineId line) const { return line < labels_.size() ? labels_[line] : empty_label_; }
+
+std::string Vfs::describe(DentryId d) const { return "dentry '" + dentries_[d].name + "'"; }
+
+}  // namespace walksim::kernel

@@ -1,0 +1,138 @@
+// The simulated VFS: every kernel object (dentries, inodes, the mount, the superblock, per-process
+// fs_struct/files_struct/cred, per-CPU lines, global locks, hash buckets) laid out on cachelines
+// of the memory system according to the kernel variant's layouts, plus the dentry tree itself.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/coherence/memory_system.hpp"
+#include "models/kernel/kernel_spec.hpp"
+#include "models/kernel/kop.hpp"
+
+namespace walksim::kernel {
+
+using machine::CpuId;
+using ObjId = std::uint32_t;
+using DentryId = std::uint32_t;
+constexpr DentryId kNoDentry = UINT32_MAX;
+
+struct FieldRef {
+  LineId line;
+  std::uint32_t word;
+  std::string_view name;
+};
+
+struct Object {
+  const ObjectLayout* layout;
+  std::string name;
+  bool shared;
+  std::vector<LineId> lines;     // one per machine line the object spans
+  std::uint32_t first_word;      // word id of the layout's first field; fields follow in layout order
+};
+
+struct Dentry {
+  std::string name;
+  DentryId parent = kNoDentry;
+  ObjId obj = 0;                 // the dentry object
+  ObjId inode = 0;               // its inode object (negative dentries have none: see `negative`)
+  bool dir = false;
+  bool symlink = false;
+  bool negative = false;
+  bool has_acl = false;          // a POSIX ACL is cached on the inode
+  std::string link_target;       // for symlinks
+  bool revalidate = false;       // the filesystem has ->d_revalidate for it (NFS-like); ramfs never
+  ObjId page = 0;                // regular files: the one page-cache page their data lives in
+  std::uint32_t bucket = 0;      // index into the dentry hash table
+  std::map<std::string, DentryId, std::less<>> children;
+};
+
+struct OpenFile {
+  DentryId dentry = kNoDentry;
+  ObjId file = 0;
+  bool write = false;
+  CpuId sb_list_cpu = 0;  // the CPU whose per-CPU file list holds it (2.6.36+)
+  bool open = false;
+  bool dir_cursor = false;  // opendir on a dcache_readdir filesystem allocated a cursor dentry
+};
+
+struct Process {
+  std::uint32_t pid = 0;
+  CpuId cpu = 0;
+  ObjId fs = 0;       // fs_struct (shared by CLONE_FS threads)
+  ObjId files = 0;    // files_struct
+  ObjId cred = 0;
+  DentryId cwd = 0;
+  DentryId root = 0;
+  std::vector<OpenFile> fds;       // index = fd
+  std::vector<ObjId> free_files;   // the slab's free file objects of this CPU, reused first
+};
+
+class Vfs {
+ public:
+  // Builds the globals, the mount, the superblock, the root directory and per-CPU lines.
+  Vfs(coherence::MemorySystem& mem, const KernelSpec& spec);
+
+  const KernelSpec& spec() const { return spec_; }
+  coherence::MemorySystem& memory() { return mem_; }
+  const machine::Machine& machine() const { return mem_.machine(); }
+
+  // An object of `type` (a layout name) homed on `home` (nullopt: first touch).
+  ObjId new_object(const std::string& type, std::string name, bool shared, std::optional<std::uint32_t> home);
+  const Object& object(ObjId id) const { return objects_[id]; }
+  bool has_field(ObjId id, std::string_view field) const;
+  // Throws std::invalid_argument naming the object and field when the layout lacks it.
+  FieldRef field(ObjId id, std::string_view field) const;
+
+  // The dentry tree. `shared` marks objects that several processes may write.
+  DentryId root() const { return root_; }
+  const Dentry& dentry(DentryId d) const { return dentries_[d]; }
+  Dentry& dentry(DentryId d) { return dentries_[d]; }
+  std::optional<DentryId> child(DentryId parent, std::string_view name) const;
+  DentryId add_dentry(DentryId parent, const std::string& name, bool dir, bool shared, std::optional<std::uint32_t> home);
+  void remove_dentry(DentryId d);  // unlink: drop from parent and hash; the slot is not reused
+  void move_dentry(DentryId d, DentryId new_parent, const std::string& new_name);  // rename
+  // The file at the head of the superblock's s_files list (2.6.35 file_move puts each opened file
+  // there and writes the old head's list pointer), if any.
+  std::optional<ObjId>& s_files_head() { return s_files_head_; }
+  // Makes `d` negative (or positive again) without reallocating its objects.
+  DentryId mkpath(const std::string& path, bool shared, std::optional<std::uint32_t> home);  // "a/b/c", dirs
+
+  // Globals and per-CPU lines.
+  ObjId globals() const { return globals_; }
+  ObjId mount() const { return mount_; }
+  ObjId super_block() const { return sb_; }
+  ObjId percpu(CpuId cpu) const { return percpu_[cpu]; }
+  FieldRef hash_bucket(std::uint32_t bucket) const;
+  std::uint32_t bucket_of(DentryId parent, std::string_view name) const;
+
+  Process& new_process(CpuId cpu, DentryId cwd, std::optional<ObjId> shared_fs = std::nullopt);
+  Process& process(std::uint32_t pid) { return processes_[pid]; }
+  std::size_t process_count() const { return processes_.size(); }
+
+  // What each line is, for traces and the hot-line report (indexed by LineId; lines not made by
+  // the VFS have an empty label).
+  const LineLabel& label(LineId line) const;
+  std::string describe(DentryId d) const;  // "dentry 'clients'"
+
+ private:
+  coherence::MemorySystem& mem_;
+  const KernelSpec& spec_;
+  std::vector<Object> objects_;
+  std::vector<Dentry> dentries_;
+  std::vector<Process> processes_;
+  std::vector<LineLabel> labels_;
+  std::vector<ObjId> percpu_;
+  std::vector<LineId> hash_lines_;
+  std::uint32_t next_word_ = 0;
+  ObjId globals_ = 0, mount_ = 0, sb_ = 0;
+  DentryId root_ = 0;
+  LineLabel empty_label_;
+  std::optional<ObjId> s_files_head_;
+};
+
+}  // namespace walksim::kernel

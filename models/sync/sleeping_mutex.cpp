@@ -1,0 +1,136 @@
+// mutex_lock / mutex_unlock as ops, following kernel/mutex.c (__mutex_lock_common,
+// __mutex_unlock_common_slowpath) and arch/x86/include/asm/mutex_64.h of 2.6.35.
+#include "models/sync/sleeping_mutex.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace walksim::sync {
+
+namespace {
+constexpr std::uint64_t kMinusOne = ~std::uint64_t{0};
+enum LockStep : std::uint32_t {
+  kFast = 0,        // lock decl
+  kFastResult,      // -> acquired, or take wait_lock
+  kQueue,           // set our task state, join the wait list
+  kXchg,            // atomic_xchg(count, -1)
+  kXchgResult,      // -> got it (atomic_set(count, 0) if the list is now empty), or drop wait_lock
+  kDropAndReturn,   // spin_unlock(wait_lock), then done
+  kSleep,           // schedule()
+  kRelock,          // woken: spin_lock(wait_lock), then go round again
+  kDone,
+};
+enum UnlockStep : std::uint32_t { kUFast = 0, kUFastResult, kUSetOne, kUWake, kUDrop, kUDone };
+}  // namespace
+
+SleepingMutex::SleepingMutex(LineId line, std::span<const LineId> task_lines, Picos wakeup_latency)
+    : line_(line), tasks_(task_lines.begin(), task_lines.end()), wakeup_(wakeup_latency) {
+  if (tasks_.empty()) throw std::invalid_argument("mutex needs one task line per CPU");
+  waiters_.reserve(tasks_.size());
+}
+
+void SleepingMutex::remove_waiter(CpuId cpu) {
+  auto it = std::find(waiters_.begin(), waiters_.end(), cpu);
+  if (it != waiters_.end()) waiters_.erase(it);
+}
+
+bool SleepingMutex::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::uint64_t last, Op& out) {
+  if (cpu >= tasks_.size()) throw std::out_of_range("mutex has no task line for cpu " + std::to_string(cpu));
+  const auto take_wait_lock = [&] { out = Op::rmw_add(line_, 0); };
+  const auto drop_wait_lock = [&] { out = Op::store(line_, 0, 0); };
+  if (action == SyncAction::kAcquire) {
+    switch (call.step) {
+      case kFast:
+        out = Op::rmw_add(line_, 1);
+        call.step = kFastResult;
+        return true;
+      case kFastResult:
+        if (last == kUnlocked) {
+          ++stats_.acquisitions;
+          call.result = 0;
+          return false;
+        }
+        take_wait_lock();
+        call.step = kQueue;
+        return true;
+      case kQueue:
+        // The task marks itself asleep before it can be found on the list, so a wake-up that
+        // comes before it sleeps is not lost (the kernel gets this from holding wait_lock).
+        if (std::find(waiters_.begin(), waiters_.end(), cpu) == waiters_.end()) waiters_.push_back(cpu);
+        out = Op::store(tasks_[cpu], 0);
+        call.step = kXchg;
+        return true;
+      case kXchg:
+        out = Op::xchg(line_, kContended);
+        call.step = kXchgResult;
+        return true;
+      case kXchgResult:
+        if (last == kUnlocked) {
+          remove_waiter(cpu);
+          ++stats_.acquisitions;
+          ++stats_.contended;
+          call.result = 1;
+          if (waiters_.empty()) {
+            out = Op::store(line_, kLocked);
+            call.step = kDropAndReturn;
+            return true;
+          }
+          drop_wait_lock();
+          call.step = kDone;
+          return true;
+        }
+        drop_wait_lock();
+        call.step = kSleep;
+        return true;
+      case kDropAndReturn:
+        drop_wait_lock();
+        call.step = kDone;
+        return true;
+      case kSleep:
+        ++stats_.sleeps;
+        out = Op::sleep_until(tasks_[cpu], 1, wakeup_);
+        call.step = kRelock;
+        return true;
+      case kRelock:
+        take_wait_lock();
+        call.step = kQueue;
+        return true;
+      default:
+        return false;
+    }
+  }
+  if (action == SyncAction::kRelease) {
+    switch (call.step) {
+      case kUFast:
+        out = Op::rmw_add(line_, kMinusOne);
+        call.step = kUFastResult;
+        return true;
+      case kUFastResult:
+        if (last <= kLocked) return false;  // count went back to 1: nobody waits
+        take_wait_lock();
+        call.step = kUSetOne;
+        return true;
+      case kUSetOne:
+        out = Op::store(line_, kUnlocked);
+        call.step = kUWake;
+        return true;
+      case kUWake:
+        if (!waiters_.empty()) {  // wake_up_process(first waiter): it stays on the list
+          out = Op::store(tasks_[waiters_.front()], 1);
+          call.step = kUDrop;
+          return true;
+        }
+        [[fallthrough]];
+      case kUDrop:
+        drop_wait_lock();
+        call.step = kUDone;
+        return true;
+      default:
+        return false;
+    }
+  }
+  unsupported(action);
+}
+
+}  // namespace walksim::sync

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Command-line contract: bad input ends with exit code 2 and one message naming what is wrong
+# (file:line:column and key for YAML); good input works. Usage: cli_errors_test.sh WALKSIM SOURCE_DIR
+set -u
+walksim="$1"
+src="$2"
+fail=0
+expect() {  # expect CODE PATTERN -- ARGS...
+  local code="$1" pattern="$2"
+  shift 3
+  local out
+  out=$("$walksim" "$@" 2>&1)
+  local got=$?
+  if [ "$got" -ne "$code" ]; then
+    echo "FAIL: walksim $* exited $got, expected $code"; echo "$out" | head -5; fail=1
+  elif ! grep -qE -- "$pattern" <<<"$out"; then
+    echo "FAIL: walksim $* printed no /$pattern/"; echo "$out" | head -5; fail=1
+  else
+    echo "ok: walksim $*"
+  fi
+}
+expect 2 "unknown machine 'barcelona'.*did you mean 'barcelona-2s8c'" -- probe --machine barcelona
+expect 2 "bad-unknown-key.yaml:[0-9]+:[0-9]+: key '.*'" -- probe --machine "$src/models/machine/testdata/bad-unknown-key.yaml"
+expect 2 "bad-syntax.yaml:[0-9]+:[0-9]+" -- probe --machine "$src/models/machine/testdata/bad-syntax.yaml"
+expect 2 "give --machine NAME or --all" -- probe
+expect 2 "" -- probe --no-such-flag
+expect 2 "" -- no-such-command
+expect 0 "round trip" -- probe --machine nehalem-ep-2s8c
+expect 0 '"entries"' -- probe --machine barcelona-2s8c --json
+expect 0 "barcelona-2s8c" -- machines
+expect 0 "probe" -- --help
+exit $fail
