@@ -9,6 +9,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "models/config/named_config.hpp"
 #include "models/config/strict_yaml.hpp"
 #include "models/machine/topology.hpp"
 
@@ -20,32 +21,7 @@ using config::ConfigError;
 using config::Node;
 using config::SourceMap;
 
-constexpr std::string_view kExtension = ".yaml";
-
 std::string in_quotes(const std::string& s) { return "'" + s + "'"; }
-
-bool looks_like_path(const std::string& s) {
-  return s.find('/') != std::string::npos ||
-         (s.size() > kExtension.size() && s.compare(s.size() - kExtension.size(), kExtension.size(), kExtension) == 0);
-}
-
-std::optional<std::string> find_machine(const std::string& name, const std::vector<std::string>& dirs) {
-  for (const std::string& dir : dirs) {
-    const fs::path p = fs::path(dir) / (name + std::string(kExtension));
-    std::error_code ec;
-    if (fs::is_regular_file(p, ec)) return p.string();
-  }
-  return std::nullopt;
-}
-
-std::string unknown_machine_message(const std::string& name, const std::vector<std::string>& dirs) {
-  const std::vector<std::string> known = list_machines(dirs);
-  std::string searched;
-  for (const std::string& d : dirs) searched += (searched.empty() ? "" : ", ") + d;
-  return "unknown machine " + in_quotes(name) + config::did_you_mean(name, known) +
-         "; available machines: " + (known.empty() ? std::string("none") : config::quoted_list(known)) +
-         " (searched: " + (searched.empty() ? std::string("no directories") : searched) + ")";
-}
 
 // --- Small typed readers that add the checks every machine number shares ---
 
@@ -387,42 +363,12 @@ MachineSpec read_machine(const Node& root, const std::string& file) {
 }  // namespace
 
 MachineSpec load_machine(const std::string& name_or_path, const std::vector<std::string>& search_dirs) {
-  std::string path = name_or_path;
-  if (!looks_like_path(name_or_path)) {
-    const std::optional<std::string> found = find_machine(name_or_path, search_dirs);
-    if (!found) throw ConfigError(config::SourceMark{}, "", unknown_machine_message(name_or_path, search_dirs));
-    path = *found;
-  }
-
-  // A parent named in `extends:` is looked for beside the file naming it, then in the search dirs.
-  const config::ExtendsResolver resolve = [&](const std::string& name, const Node& at) {
-    std::vector<std::string> dirs{fs::path(at.file()).parent_path().string()};
-    if (dirs.front().empty()) dirs.front() = ".";
-    dirs.insert(dirs.end(), search_dirs.begin(), search_dirs.end());
-    const std::optional<std::string> found = find_machine(name, dirs);
-    if (!found) at.fail(unknown_machine_message(name, dirs));
-    return *found;
-  };
-  // Every file in the chain names itself, so that `extends: x` and `--machine x` mean one file.
-  const config::LayerCheck check_name = [](const Node& layer) {
-    const Node name = layer.child("name");
-    const std::string stem = fs::path(layer.file()).stem().string();
-    if (name.as_string() != stem) {
-      name.fail("name " + in_quotes(name.as_string()) + " must equal the file name stem " + in_quotes(stem));
-    }
-  };
-  return read_machine(config::load_with_extends(path, resolve, check_name), path);
+  const config::NamedConfig named = config::load_named("machine", name_or_path, search_dirs);
+  return read_machine(named.root, named.path);
 }
 
 std::vector<std::string> list_machines(const std::vector<std::string>& search_dirs) {
-  std::set<std::string> names;
-  for (const std::string& dir : search_dirs) {
-    std::error_code ec;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-      if (it->is_regular_file(ec) && it->path().extension() == kExtension) names.insert(it->path().stem().string());
-    }
-  }
-  return {names.begin(), names.end()};
+  return config::list_named(search_dirs);
 }
 
 }  // namespace walksim::machine
