@@ -309,6 +309,10 @@ double Node::as_bandwidth() const {
   return with_units(*this, [&] { return parse_bandwidth(t); });
 }
 
+bool Node::own_layer_has(const std::string& key) const {
+  return find_entry(state_->layers.front().value, key).has_value();
+}
+
 // --- Sourced numbers ---
 
 std::optional<Node> Node::optional_sourced(const std::string& key, SourceMap& sources) const {

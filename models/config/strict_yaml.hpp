@@ -48,6 +48,9 @@ class Node {
   std::optional<Node> optional(const std::string& key) const;  // absent -> nullopt
   std::vector<std::string> keys() const;                       // document order, child layer first
   void consume(const std::string& key) const;                  // mark read without reading it
+  // Whether the topmost layer (the file that wins under `extends:`) itself writes `key`, so a
+  // loader can keep a number and its citation together as one unit.
+  bool own_layer_has(const std::string& key) const;
   // Throws for the first key of this mapping (and of every mapping or sequence opened beneath it)
   // that was never read, with "did you mean" and the valid keys. Call once on the root at the end.
   void finish() const;

@@ -7,6 +7,8 @@
 namespace walksim::kernel {
 
 void Emitter::emit(KOpKind k, ObjId o, std::string_view f, std::int64_t delta) {
+  // With lockref, d_lock and d_count are one word (the lockref) updated together.
+  if (spec().d_count == DCount::kLockref && (f == "d_lock" || f == "d_count")) f = "d_lockref";
   const FieldRef r = vfs_.field(o, f);
   KOp op;
   op.kind = k;
@@ -17,19 +19,27 @@ void Emitter::emit(KOpKind k, ObjId o, std::string_view f, std::int64_t delta) {
   out_.push_back(op);
 }
 
+void Emitter::push_bucket(KOpKind k, std::uint32_t bucket) {
+  const bool lock = k == KOpKind::kSpinLock || k == KOpKind::kSpinUnlock;
+  const FieldRef r = lock ? vfs_.hash_bucket_lock(bucket) : vfs_.hash_bucket(bucket);
+  KOp op;
+  op.kind = k;
+  op.line = r.line;
+  op.word = r.word;
+  op.field = r.name;
+  out_.push_back(op);
+}
+
 void Emitter::hash_bucket(std::uint32_t bucket) {
-  const FieldRef r = vfs_.hash_bucket(bucket);
-  out_.push_back(KOp{KOpKind::kLoad, r.line, r.word, r.name});
+  push_bucket(KOpKind::kLoad, bucket);
 }
 
 void Emitter::hash_bucket_store(std::uint32_t bucket) {
-  const FieldRef r = vfs_.hash_bucket(bucket);
-  out_.push_back(KOp{KOpKind::kStore, r.line, r.word, r.name});
+  push_bucket(KOpKind::kStore, bucket);
 }
 
 void Emitter::hash_bucket_lock(std::uint32_t bucket, bool lock) {
-  const FieldRef r = vfs_.hash_bucket(bucket);
-  out_.push_back(KOp{lock ? KOpKind::kSpinLock : KOpKind::kSpinUnlock, r.line, r.word, r.name});
+  push_bucket(lock ? KOpKind::kSpinLock : KOpKind::kSpinUnlock, bucket);
 }
 
 void Emitter::compute(std::string_view step, double times) {
@@ -57,7 +67,7 @@ void Emitter::dget(DentryId d) {
       unlock(o, "d_lock");
       break;
     case DCount::kLockref:
-      atomic_cas(o, "d_lockref", +1);  // lockref_get: one cmpxchg of count and lock together
+      emit(KOpKind::kLockrefGet, o, "d_lockref");  // one cmpxchg of count and lock together
       break;
   }
 }
@@ -73,7 +83,7 @@ void Emitter::d_count_inc_locked(DentryId d) {
       store(o, "d_count");
       break;
     case DCount::kLockref:
-      store(o, "d_lockref");
+      emit(KOpKind::kLockedCountAdd, o, "d_lockref", +1);  // the count half, lock held
       break;
   }
 }
@@ -91,7 +101,7 @@ void Emitter::dput(DentryId d) {
       unlock(o, "d_lock");
       break;
     case DCount::kLockref:
-      atomic_cas(o, "d_lockref", -1);  // lockref_put_return
+      emit(KOpKind::kLockrefPut, o, "d_lockref");  // lockref_put_or_lock
       break;
   }
 }

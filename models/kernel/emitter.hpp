@@ -37,7 +37,11 @@ class Emitter {
   void seq_write_begin(ObjId o, std::string_view f) { emit(KOpKind::kSeqWriteBegin, o, f); }
   void seq_write_end(ObjId o, std::string_view f) { emit(KOpKind::kSeqWriteEnd, o, f); }
   void percpu_add(std::string_view f, std::int64_t delta) { emit(KOpKind::kPercpuAdd, vfs_.percpu(cpu_), f, delta); }
-  void fence() { out_.push_back(KOp{KOpKind::kFence}); }
+  void fence() {
+    KOp op;
+    op.kind = KOpKind::kFence;
+    out_.push_back(op);
+  }
   void hash_bucket(std::uint32_t bucket);               // load a dentry hash bucket head
   void hash_bucket_store(std::uint32_t bucket);         // link/unlink in a chain (dcache_lock era)
   void hash_bucket_lock(std::uint32_t bucket, bool lock);  // bit-spinlock in the bucket head (2.6.38)
@@ -66,6 +70,7 @@ class Emitter {
 
  private:
   void emit(KOpKind k, ObjId o, std::string_view f, std::int64_t delta = 0);
+  void push_bucket(KOpKind k, std::uint32_t bucket);
 
   Vfs& vfs_;
   std::vector<KOp>& out_;

@@ -22,7 +22,7 @@ enum class FsLock : std::uint8_t { kRwlock, kSpinlock, kSpinlockSeqcount };
 enum class MntCount : std::uint8_t { kAtomic, kPercpu };
 enum class DCount : std::uint8_t { kAtomic, kUnderDLock, kLockref };
 enum class VfsmountLock : std::uint8_t { kSpinlock, kBrlock, kSeqlock };
-enum class FilesList : std::uint8_t { kGlobalLock, kPerCpu };
+enum class FilesList : std::uint8_t { kGlobalLock, kPerCpu, kNone /* 3.13+: no per-sb file list */ };
 enum class InodeLock : std::uint8_t { kGlobal, kSplit };
 enum class WantWrite : std::uint8_t {
   kNone,           // before r/o bind mounts (2.6.20)

@@ -34,6 +34,9 @@ enum class KOpKind : std::uint8_t {
   kSeqWriteBegin, // store seq+1 (odd)
   kSeqWriteEnd,   // store seq+1 (even)
   kPercpuAdd,     // non-atomic add on this CPU's line (load + store)
+  kLockrefGet,    // lockref_get: cmpxchg of count+lock while unlocked, else under the lock
+  kLockrefPut,    // lockref_put_or_lock: likewise; at count 1 it decrements under the lock
+  kLockedCountAdd,  // a lockref's count changed while its lock is held (load + masked store)
 };
 
 // What a line belongs to, for traces and the hot-line report.

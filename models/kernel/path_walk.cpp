@@ -54,13 +54,41 @@ void acl_check_ref(Emitter& e, DentryId dir) {
 void drop_rcu(Emitter& e, DentryId d) {
   const ObjId o = e.vfs().dentry(d).obj;
   if (e.spec().d_count == DCount::kLockref) {
-    e.atomic_cas(o, "d_lockref", +1);  // lockref_get_not_dead
+    e.dget(d);  // lockref_get_not_dead
     e.seq_check(o, "d_seq");
   } else {
     e.lock(o, "d_lock");
     e.seq_check(o, "d_seq");
     e.d_count_inc_locked(d);
     e.unlock(o, "d_lock");
+  }
+  e.mntget();
+  e.vfsmount_read_unlock();
+}
+
+// The name compare: the inline name, and its tail when the name is too long for the part of
+// d_iname that shares the first line (2.6.38: 8 bytes including the NUL).
+void load_name(Emitter& e, DentryId d) {
+  const auto& x = e.vfs().dentry(d);
+  e.load(x.obj, "d_iname");
+  if (x.name.size() >= 8 && e.vfs().has_field(x.obj, "d_iname_tail")) e.load(x.obj, "d_iname_tail");
+}
+
+// nameidata_dentry_drop_rcu: pin both the directory and the dentry just looked up, leave rcu mode.
+void drop_rcu_pair(Emitter& e, DentryId dir, DentryId d) {
+  const ObjId po = e.vfs().dentry(dir).obj, o = e.vfs().dentry(d).obj;
+  if (e.spec().d_count == DCount::kLockref) {
+    e.dget(dir);
+    e.dget(d);
+    e.seq_check(o, "d_seq");
+  } else {
+    e.lock(po, "d_lock");
+    e.lock(o, "d_lock");
+    e.seq_check(o, "d_seq");
+    e.d_count_inc_locked(d);
+    e.unlock(o, "d_lock");
+    e.d_count_inc_locked(dir);
+    e.unlock(po, "d_lock");
   }
   e.mntget();
   e.vfsmount_read_unlock();
@@ -78,7 +106,7 @@ void d_lookup_ref(Emitter& e, DentryId child) {
     e.lock(c.obj, "d_lock");
   }
   e.load(c.obj, "d_parent");
-  e.load(c.obj, "d_iname");  // memcmp of the name
+  load_name(e, child);  // memcmp of the name
   e.d_count_inc_locked(child);
   if (e.spec().d_count == DCount::kLockref) {
     e.unlock(c.obj, "d_lockref");
@@ -100,7 +128,7 @@ void d_lookup_rcu(Emitter& e, DentryId parent, DentryId child, const KernelOptio
     e.prefetch(c.inode, "i_mode");
   }
   e.seq_check(c.obj, "d_seq");
-  e.load(c.obj, "d_iname");
+  load_name(e, child);
   e.seq_check(e.vfs().dentry(parent).obj, "d_seq");
   e.load(c.obj, "d_flags");
   e.load(c.inode, "i_op");
@@ -245,9 +273,13 @@ WalkResult walk_path(Emitter& e, const Process& p, const WalkRequest& req, const
     const bool follow = nd.symlink && (!last || req.follow);
     if (rcu) {
       d_lookup_rcu(e, cur, next, opts);
-      if (follow) {  // do_follow_link cannot run in rcu mode
-        ++stats.link;
-        drop_rcu(e, cur);
+      if (follow || nd.revalidate) {  // do_follow_link and ->d_revalidate cannot run in rcu mode
+        if (follow) {
+          ++stats.link;
+        } else {
+          ++stats.reval;
+        }
+        drop_rcu_pair(e, cur, next);
         rcu = false;
       }
     } else {
@@ -257,6 +289,7 @@ WalkResult walk_path(Emitter& e, const Process& p, const WalkRequest& req, const
       e.load(nd.obj, "d_inode");
       e.load(nd.inode, "i_op");
     }
+    if (nd.revalidate) e.load(nd.obj, "d_op");  // ->d_revalidate (ref-walk)
     if (follow) {
       // ->follow_link returns the target; the walk goes on from the link's directory (or the
       // root), with the rest of the path after the target's components.

@@ -221,16 +221,13 @@ void sys_rename(Ctx& c, const Syscall& s) {
   c.e.dput(*old_d);
   put_path(c.e, w2.dir);
   put_path(c.e, w1.dir);
-  const DentryId moved = *old_d, to_dir = w2.dir;
-  const std::string to_name = w2.last;
-  c.out.commit.push_back([&vfs = c.vfs, moved, to_dir, to_name] { vfs.move_dentry(moved, to_dir, to_name); });
+  c.vfs.move_dentry(*old_d, w2.dir, w2.last);
 }
 
 }  // namespace
 
 void SyscallExpander::expand(const Syscall& s, Process& p, bool force_ref, Expansion& out, WalkStats& stats) {
   out.ops.clear();
-  out.commit.clear();
   out.failed = false;
   Emitter e(vfs_, out.ops, p.cpu, cost_scale_);
   Ctx c{e, p, vfs_, opts_, stats, force_ref, out};

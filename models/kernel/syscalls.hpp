@@ -1,10 +1,9 @@
 // Expands a system call of one process into kernel operations for the kernel variant, from the
-// sequences of pathwalk.md §4–§7. Changes to the dentry tree and the descriptor table are returned
-// as deferred actions, applied when the call completes, so a call restarted after a failed
-// rcu-walk is expanded again against the same state.
+// sequences of pathwalk.md §4–§7. Changes to the dentry tree and the descriptor table take effect
+// when the call is expanded (at its start); a call restarted after a failed rcu-walk is expanded
+// again against the tree as it then is.
 #pragma once
 
-#include <functional>
 #include <vector>
 
 #include "models/kernel/path_walk.hpp"
@@ -14,8 +13,7 @@ namespace walksim::kernel {
 
 struct Expansion {
   std::vector<KOp> ops;
-  std::vector<std::function<void()>> commit;  // applied in order when the call completes
-  bool failed = false;                        // the call returns an error (ENOENT, EBADF...)
+  bool failed = false;  // the call returns an error (ENOENT, EBADF...)
 };
 
 class SyscallExpander {

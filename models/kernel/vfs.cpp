@@ -20,8 +20,11 @@ Vfs::Vfs(coherence::MemorySystem& mem, const KernelSpec& spec) : mem_(mem), spec
     percpu_.push_back(new_object("percpu", "cpu " + std::to_string(c) + " per-CPU data", false,
                                  m.node_of(m.core_of(c))));
   }
-  const std::uint32_t per_line = kBucketsPerLine * 64 / 64;
-  for (std::uint32_t i = 0; i < kHashBuckets / per_line; ++i) {
+  // Each bucket has two words: the chain head, and (2.6.38+) the bit-spinlock in it, kept apart
+  // so that a chain update never disturbs the lock's state in the model.
+  hash_word_base_ = next_word_;
+  next_word_ += 2 * kHashBuckets;
+  for (std::uint32_t i = 0; i < kHashBuckets / kBucketsPerLine; ++i) {
     const LineId l = mem_.add_line(i % m.nodes());  // the boot-time hash table is spread over nodes
     if (labels_.size() <= l) labels_.resize(l + 1);
     labels_[l] = {"dentry_hashtable", i, "bucket heads", true};
@@ -104,7 +107,11 @@ std::uint32_t Vfs::bucket_of(DentryId parent, std::string_view name) const {
 }
 
 FieldRef Vfs::hash_bucket(std::uint32_t bucket) const {
-  return {hash_lines_[bucket / kBucketsPerLine], exec::kLineWord, "bucket"};
+  return {hash_lines_[bucket / kBucketsPerLine], hash_word_base_ + 2 * bucket, "bucket"};
+}
+
+FieldRef Vfs::hash_bucket_lock(std::uint32_t bucket) const {
+  return {hash_lines_[bucket / kBucketsPerLine], hash_word_base_ + 2 * bucket + 1, "bucket lock"};
 }
 
 DentryId Vfs::add_dentry(DentryId parent, const std::string& name, bool dir, bool shared,
@@ -171,6 +178,11 @@ Process& Vfs::new_process(CpuId cpu, DentryId cwd, std::optional<ObjId> shared_f
 }
 
 const LineLabel& Vfs::label(LineId line) const { return line < labels_.size() ? labels_[line] : empty_label_; }
+
+void Vfs::set_label(LineId line, LineLabel label) {
+  if (labels_.size() <= line) labels_.resize(line + 1);
+  labels_[line] = std::move(label);
+}
 
 std::string Vfs::describe(DentryId d) const { return "dentry '" + dentries_[d].name + "'"; }
 

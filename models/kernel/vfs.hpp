@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -92,6 +93,7 @@ class Vfs {
   DentryId root() const { return root_; }
   const Dentry& dentry(DentryId d) const { return dentries_[d]; }
   Dentry& dentry(DentryId d) { return dentries_[d]; }
+  DentryId dentry_count() const { return static_cast<DentryId>(dentries_.size()); }
   std::optional<DentryId> child(DentryId parent, std::string_view name) const;
   DentryId add_dentry(DentryId parent, const std::string& name, bool dir, bool shared, std::optional<std::uint32_t> home);
   void remove_dentry(DentryId d);  // unlink: drop from parent and hash; the slot is not reused
@@ -108,6 +110,7 @@ class Vfs {
   ObjId super_block() const { return sb_; }
   ObjId percpu(CpuId cpu) const { return percpu_[cpu]; }
   FieldRef hash_bucket(std::uint32_t bucket) const;
+  FieldRef hash_bucket_lock(std::uint32_t bucket) const;  // the bit-spinlock in the head (2.6.38+)
   std::uint32_t bucket_of(DentryId parent, std::string_view name) const;
 
   Process& new_process(CpuId cpu, DentryId cwd, std::optional<ObjId> shared_fs = std::nullopt);
@@ -117,6 +120,7 @@ class Vfs {
   // What each line is, for traces and the hot-line report (indexed by LineId; lines not made by
   // the VFS have an empty label).
   const LineLabel& label(LineId line) const;
+  void set_label(LineId line, LineLabel label);
   std::string describe(DentryId d) const;  // "dentry 'clients'"
 
  private:
@@ -124,11 +128,12 @@ class Vfs {
   const KernelSpec& spec_;
   std::vector<Object> objects_;
   std::vector<Dentry> dentries_;
-  std::vector<Process> processes_;
+  std::deque<Process> processes_;  // a deque: references to processes stay valid as more are made
   std::vector<LineLabel> labels_;
   std::vector<ObjId> percpu_;
   std::vector<LineId> hash_lines_;
   std::uint32_t next_word_ = 0;
+  std::uint32_t hash_word_base_ = 0;
   ObjId globals_ = 0, mount_ = 0, sb_ = 0;
   DentryId root_ = 0;
   LineLabel empty_label_;

@@ -26,9 +26,10 @@ bool AtomicCounter::supports(SyncAction a) const {
 
 // Steps 0 (load) and 1 (cmpxchg, repeated with the value it returned). Leaves call.result = 1 if
 // it added; scratch holds the value the cmpxchg expects.
-bool AtomicCounter::add_unless(SyncCall& call, std::uint64_t amount, std::uint64_t unless, std::uint64_t last, Op& out) {
+bool AtomicCounter::add_unless(SyncCall& call, std::uint64_t amount, std::uint64_t unless, std::uint64_t last,
+                               Op& out) {
   if (call.step == 0) {
-    out = Op::load(line_);
+    out = word_.load();
     call.step = 1;
     return true;
   }
@@ -45,7 +46,7 @@ bool AtomicCounter::add_unless(SyncCall& call, std::uint64_t amount, std::uint64
     return false;
   }
   call.scratch = c;
-  out = Op::cas(line_, c, c + amount);
+  out = word_.cas(c, c + amount);
   call.step = 2;
   return true;
 }
@@ -56,7 +57,7 @@ bool AtomicCounter::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::u
     case SyncAction::kDec:
     case SyncAction::kDecAndTest:
       if (call.step == 0) {
-        out = Op::rmw_add(line_, action == SyncAction::kInc ? 1 : kMinusOne);
+        out = word_.rmw_add(action == SyncAction::kInc ? 1 : kMinusOne);
         call.step = 1;
         return true;
       }
@@ -64,7 +65,7 @@ bool AtomicCounter::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::u
       return false;
     case SyncAction::kRead:
       if (call.step == 0) {
-        out = Op::load(line_);
+        out = word_.load();
         call.step = 1;
         return true;
       }
@@ -86,7 +87,7 @@ bool AtomicCounter::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::u
       }
       if (call.step == 3) {
         if (step_nested(*lock_, SyncAction::kAcquire, cpu, call, last, out)) return true;
-        out = Op::rmw_add(line_, kMinusOne);
+        out = word_.rmw_add(kMinusOne);
         call.step = 4;
         return true;
       }

@@ -12,7 +12,7 @@ class AtomicCounter final : public SyncPrimitive {
  public:
   // `lock` is the spinlock atomic_dec_and_lock takes (dcache_lock, inode_lock); it may be null
   // when the counter is never used that way.
-  explicit AtomicCounter(LineId line, SyncPrimitive* lock = nullptr) : line_(line), lock_(lock) {}
+  explicit AtomicCounter(SyncWord word, SyncPrimitive* lock = nullptr) : word_(word), lock_(lock) {}
 
   std::string_view kind() const override { return "atomic"; }
   bool supports(SyncAction a) const override;
@@ -24,7 +24,7 @@ class AtomicCounter final : public SyncPrimitive {
   // atomic_add_unless(v, amount, unless) from `step` on (the load is step 0). Returns like step().
   bool add_unless(SyncCall& call, std::uint64_t amount, std::uint64_t unless, std::uint64_t last, Op& out);
 
-  LineId line_;
+  SyncWord word_;
   SyncPrimitive* lock_;
 };
 

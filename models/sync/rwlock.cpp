@@ -10,7 +10,7 @@ bool RwLock::do_step(SyncAction action, CpuId, SyncCall& call, std::uint64_t las
     case SyncAction::kReadAcquire:
       switch (call.step) {
         case 0:  // lock subl $1
-          out = Op::rmw_add(line_, 1);
+          out = word_.rmw_add(1);
           call.step = 1;
           return true;
         case 1:
@@ -21,21 +21,21 @@ bool RwLock::do_step(SyncAction action, CpuId, SyncCall& call, std::uint64_t las
             return false;
           }
           call.scratch = 1;
-          out = Op::rmw_add(line_, ~std::uint64_t{0});  // undo: lock incl
+          out = word_.rmw_add(~std::uint64_t{0});  // undo: lock incl
           call.step = 2;
           return true;
         case 2:  // wait until no writer holds or tries
-          out = Op::spin_until(line_, 0, kWriterMask);
+          out = word_.spin_until(0, kWriterMask);
           call.step = 3;
           return true;
         default:  // retry: lock decl
-          out = Op::rmw_add(line_, 1);
+          out = word_.rmw_add(1);
           call.step = 1;
           return true;
       }
     case SyncAction::kReadRelease:
       if (call.step == 0) {
-        out = Op::rmw_add(line_, ~std::uint64_t{0});
+        out = word_.rmw_add(~std::uint64_t{0});
         call.step = 1;
         return true;
       }
@@ -43,7 +43,7 @@ bool RwLock::do_step(SyncAction action, CpuId, SyncCall& call, std::uint64_t las
     case SyncAction::kAcquire:
       switch (call.step) {
         case 0:  // lock subl $RW_LOCK_BIAS
-          out = Op::rmw_add(line_, kWriter);
+          out = word_.rmw_add(kWriter);
           call.step = 1;
           return true;
         case 1:
@@ -54,21 +54,21 @@ bool RwLock::do_step(SyncAction action, CpuId, SyncCall& call, std::uint64_t las
             return false;
           }
           call.scratch = 1;
-          out = Op::rmw_add(line_, std::uint64_t{0} - kWriter);  // undo: lock addl $RW_LOCK_BIAS
+          out = word_.rmw_add(std::uint64_t{0} - kWriter);  // undo: lock addl $RW_LOCK_BIAS
           call.step = 2;
           return true;
         case 2:  // wait until idle
-          out = Op::spin_until(line_, 0);
+          out = word_.spin_until(0);
           call.step = 3;
           return true;
         default:
-          out = Op::rmw_add(line_, kWriter);
+          out = word_.rmw_add(kWriter);
           call.step = 1;
           return true;
       }
     case SyncAction::kRelease:
       if (call.step == 0) {  // lock addl $RW_LOCK_BIAS
-        out = Op::rmw_add(line_, std::uint64_t{0} - kWriter);
+        out = word_.rmw_add(std::uint64_t{0} - kWriter);
         call.step = 1;
         return true;
       }

@@ -14,7 +14,7 @@ namespace walksim::sync {
 // an equality on a mask ("no writer": high half zero; "idle": word zero) that a spin-wait can test.
 class RwLock final : public SyncPrimitive {
  public:
-  explicit RwLock(LineId line) : line_(line) {}
+  explicit RwLock(SyncWord word) : word_(word) {}
 
   std::string_view kind() const override { return "rwlock"; }
   bool supports(SyncAction a) const override {
@@ -29,7 +29,7 @@ class RwLock final : public SyncPrimitive {
   bool do_step(SyncAction action, CpuId cpu, SyncCall& call, std::uint64_t last, Op& out) override;
 
  private:
-  LineId line_;
+  SyncWord word_;
 };
 
 }  // namespace walksim::sync

@@ -5,9 +5,9 @@ namespace walksim::sync {
 
 namespace seq {
 
-bool read_begin(LineId line, SyncCall& call, std::uint64_t last, Op& out) {
+bool read_begin(const SyncWord& word, SyncCall& call, std::uint64_t last, Op& out) {
   if (call.step == 0) {
-    out = Op::spin_until(line, 0, 1);  // wait for an even sequence
+    out = word.spin_until(0, 1);  // wait for an even sequence
     call.step = 1;
     return true;
   }
@@ -15,9 +15,9 @@ bool read_begin(LineId line, SyncCall& call, std::uint64_t last, Op& out) {
   return false;
 }
 
-bool read_retry(LineId line, SyncCall& call, std::uint64_t last, Op& out, SyncStats& stats) {
+bool read_retry(const SyncWord& word, SyncCall& call, std::uint64_t last, Op& out, SyncStats& stats) {
   if (call.step == 0) {
-    out = Op::load(line);  // smp_rmb() is a compiler barrier on x86
+    out = word.load();  // smp_rmb() is a compiler barrier on x86
     call.step = 1;
     return true;
   }
@@ -31,14 +31,14 @@ bool read_retry(LineId line, SyncCall& call, std::uint64_t last, Op& out, SyncSt
 bool Seqcount::do_step(SyncAction action, CpuId, SyncCall& call, std::uint64_t last, Op& out) {
   switch (action) {
     case SyncAction::kSeqReadBegin:
-      return seq::read_begin(line_, call, last, out);
+      return seq::read_begin(word_, call, last, out);
     case SyncAction::kSeqReadRetry:
-      return seq::read_retry(line_, call, last, out, stats_);
+      return seq::read_retry(word_, call, last, out, stats_);
     case SyncAction::kWriteBegin:
     case SyncAction::kWriteEnd:
       if (call.step == 0) {
         seq_ = (seq_ + 1) & kSeqMask;
-        out = Op::store(line_, seq_, kSeqMask);
+        out = word_.store(seq_, kSeqMask);
         call.step = 1;
         return true;
       }

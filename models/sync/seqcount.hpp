@@ -10,7 +10,7 @@ namespace walksim::sync {
 
 class Seqcount final : public SyncPrimitive {
  public:
-  explicit Seqcount(LineId line) : line_(line) {}
+  explicit Seqcount(SyncWord word) : word_(word) {}
 
   std::string_view kind() const override { return "seqcount"; }
   bool supports(SyncAction a) const override {
@@ -25,7 +25,7 @@ class Seqcount final : public SyncPrimitive {
   bool do_step(SyncAction action, CpuId cpu, SyncCall& call, std::uint64_t last, Op& out) override;
 
  private:
-  LineId line_;
+  SyncWord word_;
   // Writers are serialised, so the primitive knows the sequence and a write is one store (the
   // kernel's non-atomic `s->sequence++` costs one ownership request, not a read and then a write).
   std::uint64_t seq_ = 0;
@@ -34,9 +34,9 @@ class Seqcount final : public SyncPrimitive {
 // The reader and writer steps shared by Seqcount and Seqlock.
 namespace seq {
 // read_seqcount_begin: spin while odd (a loop of loads). Returns true with an op, false when done.
-bool read_begin(LineId line, SyncCall& call, std::uint64_t last, Op& out);
+bool read_begin(const SyncWord& word, SyncCall& call, std::uint64_t last, Op& out);
 // read_seqcount_retry(arg): one load and a compare; result 1 means retry.
-bool read_retry(LineId line, SyncCall& call, std::uint64_t last, Op& out, SyncStats& stats);
+bool read_retry(const SyncWord& word, SyncCall& call, std::uint64_t last, Op& out, SyncStats& stats);
 }  // namespace seq
 
 }  // namespace walksim::sync

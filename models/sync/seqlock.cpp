@@ -3,14 +3,14 @@
 
 namespace walksim::sync {
 
-Seqlock::Seqlock(LineId line) : line_(line), lock_(line, TicketLayout{32, 16}) {}
+Seqlock::Seqlock(SyncWord word) : word_(word), lock_(word, TicketLayout{32, 16}) {}
 
 bool Seqlock::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::uint64_t last, Op& out) {
   switch (action) {
     case SyncAction::kSeqReadBegin:
-      return seq::read_begin(line_, call, last, out);
+      return seq::read_begin(word_, call, last, out);
     case SyncAction::kSeqReadRetry:
-      return seq::read_retry(line_, call, last, out, stats_);
+      return seq::read_retry(word_, call, last, out, stats_);
     case SyncAction::kWriteBegin:
       if (call.step == 0) {
         std::uint64_t waited = 0;
@@ -18,7 +18,7 @@ bool Seqlock::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::uint64_
         ++stats_.acquisitions;
         stats_.contended += waited;
         seq_ = (seq_ + 1) & Seqcount::kSeqMask;
-        out = Op::store(line_, seq_, Seqcount::kSeqMask);
+        out = word_.store(seq_, Seqcount::kSeqMask);
         call.step = 1;
         return true;
       }
@@ -27,7 +27,7 @@ bool Seqlock::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::uint64_
     case SyncAction::kWriteEnd:
       if (call.step == 0) {
         seq_ = (seq_ + 1) & Seqcount::kSeqMask;
-        out = Op::store(line_, seq_, Seqcount::kSeqMask);
+        out = word_.store(seq_, Seqcount::kSeqMask);
         call.step = 1;
         return true;
       }

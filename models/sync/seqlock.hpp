@@ -10,7 +10,7 @@ namespace walksim::sync {
 
 class Seqlock final : public SyncPrimitive {
  public:
-  explicit Seqlock(LineId line);
+  explicit Seqlock(SyncWord word);
 
   std::string_view kind() const override { return "seqlock"; }
   bool supports(SyncAction a) const override {
@@ -24,7 +24,7 @@ class Seqlock final : public SyncPrimitive {
   bool do_step(SyncAction action, CpuId cpu, SyncCall& call, std::uint64_t last, Op& out) override;
 
  private:
-  LineId line_;
+  SyncWord word_;
   TicketSpinlock lock_;  // head in bits 32..47, tail in 48..63; the sequence in bits 0..31
   std::uint64_t seq_ = 0;
 };

@@ -11,21 +11,21 @@ namespace walksim::sync {
 namespace {
 constexpr std::uint64_t kMinusOne = ~std::uint64_t{0};
 enum LockStep : std::uint32_t {
-  kFast = 0,        // lock decl
-  kFastResult,      // -> acquired, or take wait_lock
-  kQueue,           // set our task state, join the wait list
-  kXchg,            // atomic_xchg(count, -1)
-  kXchgResult,      // -> got it (atomic_set(count, 0) if the list is now empty), or drop wait_lock
-  kDropAndReturn,   // spin_unlock(wait_lock), then done
-  kSleep,           // schedule()
-  kRelock,          // woken: spin_lock(wait_lock), then go round again
+  kFast = 0,       // lock decl
+  kFastResult,     // -> acquired, or take wait_lock
+  kQueue,          // set our task state, join the wait list
+  kXchg,           // atomic_xchg(count, -1)
+  kXchgResult,     // -> got it (atomic_set(count, 0) if the list is now empty), or drop wait_lock
+  kDropAndReturn,  // spin_unlock(wait_lock), then done
+  kSleep,          // schedule()
+  kRelock,         // woken: spin_lock(wait_lock), then go round again
   kDone,
 };
 enum UnlockStep : std::uint32_t { kUFast = 0, kUFastResult, kUSetOne, kUWake, kUDrop, kUDone };
 }  // namespace
 
-SleepingMutex::SleepingMutex(LineId line, std::span<const LineId> task_lines, Picos wakeup_latency)
-    : line_(line), tasks_(task_lines.begin(), task_lines.end()), wakeup_(wakeup_latency) {
+SleepingMutex::SleepingMutex(SyncWord word, std::span<const LineId> task_lines, Picos wakeup_latency)
+    : word_(word), tasks_(task_lines.begin(), task_lines.end()), wakeup_(wakeup_latency) {
   if (tasks_.empty()) throw std::invalid_argument("mutex needs one task line per CPU");
   waiters_.reserve(tasks_.size());
 }
@@ -37,12 +37,12 @@ void SleepingMutex::remove_waiter(CpuId cpu) {
 
 bool SleepingMutex::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::uint64_t last, Op& out) {
   if (cpu >= tasks_.size()) throw std::out_of_range("mutex has no task line for cpu " + std::to_string(cpu));
-  const auto take_wait_lock = [&] { out = Op::rmw_add(line_, 0); };
-  const auto drop_wait_lock = [&] { out = Op::store(line_, 0, 0); };
+  const auto take_wait_lock = [&] { out = word_.rmw_add(0); };
+  const auto drop_wait_lock = [&] { out = word_.store(0, 0); };
   if (action == SyncAction::kAcquire) {
     switch (call.step) {
       case kFast:
-        out = Op::rmw_add(line_, 1);
+        out = word_.rmw_add(1);
         call.step = kFastResult;
         return true;
       case kFastResult:
@@ -62,7 +62,7 @@ bool SleepingMutex::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::u
         call.step = kXchg;
         return true;
       case kXchg:
-        out = Op::xchg(line_, kContended);
+        out = word_.xchg(kContended);
         call.step = kXchgResult;
         return true;
       case kXchgResult:
@@ -72,7 +72,7 @@ bool SleepingMutex::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::u
           ++stats_.contended;
           call.result = 1;
           if (waiters_.empty()) {
-            out = Op::store(line_, kLocked);
+            out = word_.store(kLocked);
             call.step = kDropAndReturn;
             return true;
           }
@@ -103,7 +103,7 @@ bool SleepingMutex::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::u
   if (action == SyncAction::kRelease) {
     switch (call.step) {
       case kUFast:
-        out = Op::rmw_add(line_, kMinusOne);
+        out = word_.rmw_add(kMinusOne);
         call.step = kUFastResult;
         return true;
       case kUFastResult:
@@ -112,7 +112,7 @@ bool SleepingMutex::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::u
         call.step = kUSetOne;
         return true;
       case kUSetOne:
-        out = Op::store(line_, kUnlocked);
+        out = word_.store(kUnlocked);
         call.step = kUWake;
         return true;
       case kUWake:

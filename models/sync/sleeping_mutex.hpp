@@ -20,7 +20,7 @@ class SleepingMutex final : public SyncPrimitive {
  public:
   // `task_lines` has one line per CPU, standing for the task's state word; a task sleeps on one
   // thing at a time, so all mutexes of a kernel may share them.
-  SleepingMutex(LineId line, std::span<const LineId> task_lines, Picos wakeup_latency);
+  SleepingMutex(SyncWord word, std::span<const LineId> task_lines, Picos wakeup_latency);
 
   std::string_view kind() const override { return "mutex"; }
   bool supports(SyncAction a) const override { return a == SyncAction::kAcquire || a == SyncAction::kRelease; }
@@ -37,7 +37,7 @@ class SleepingMutex final : public SyncPrimitive {
  private:
   void remove_waiter(CpuId cpu);
 
-  LineId line_;
+  SyncWord word_;
   std::vector<LineId> tasks_;
   Picos wakeup_;
   std::vector<CpuId> waiters_;  // the wait list, FIFO; capacity reserved for every CPU

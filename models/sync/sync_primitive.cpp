@@ -8,12 +8,30 @@
 namespace walksim::sync {
 
 std::string_view action_name(SyncAction a) {
-  static constexpr std::array<std::string_view, kSyncActionCount> kNames = {
-      "acquire",        "release",       "read_acquire",    "read_release",     "inc",          "dec",
-      "dec_and_test",   "add_unless",    "dec_and_lock",    "read",             "seq_read_begin",
-      "seq_read_retry", "write_begin",   "write_end",       "percpu_add",       "local_lock",
-      "local_unlock",   "local_lock_cpu", "local_unlock_cpu", "global_lock",     "global_unlock",
-      "lockref_get",    "lockref_put",   "call_rcu"};
+  static constexpr std::array<std::string_view, kSyncActionCount> kNames = {"acquire",
+                                                                            "release",
+                                                                            "read_acquire",
+                                                                            "read_release",
+                                                                            "inc",
+                                                                            "dec",
+                                                                            "dec_and_test",
+                                                                            "add_unless",
+                                                                            "dec_and_lock",
+                                                                            "read",
+                                                                            "seq_read_begin",
+                                                                            "seq_read_retry",
+                                                                            "write_begin",
+                                                                            "write_end",
+                                                                            "percpu_add",
+                                                                            "local_lock",
+                                                                            "local_unlock",
+                                                                            "local_lock_cpu",
+                                                                            "local_unlock_cpu",
+                                                                            "global_lock",
+                                                                            "global_unlock",
+                                                                            "lockref_get",
+                                                                            "lockref_put",
+                                                                            "call_rcu"};
   const auto i = static_cast<std::size_t>(a);
   return i < kNames.size() ? kNames[i] : std::string_view("?");
 }

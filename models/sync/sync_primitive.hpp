@@ -17,6 +17,29 @@ using machine::CpuId;
 using machine::LineId;
 using sim::Picos;
 
+// The word a primitive keeps its value in: a line, and which of the executor's words on it
+// (exec::Op::on_word), so that several fields can share one cacheline (a dentry's d_lock and
+// d_count). A plain LineId converts to the line's own word.
+struct SyncWord {
+  SyncWord(LineId l, std::uint32_t w = exec::kLineWord) : line(l), id(w) {}  // NOLINT: implicit on purpose
+  LineId line;
+  std::uint32_t id;
+
+  Op load() const { return Op::load(line).on_word(id); }
+  Op store(std::uint64_t v, std::uint64_t mask = ~std::uint64_t{0}) const {
+    return Op::store(line, v, mask).on_word(id);
+  }
+  Op rmw_add(std::uint64_t v) const { return Op::rmw_add(line, v).on_word(id); }
+  Op xchg(std::uint64_t v) const { return Op::xchg(line, v).on_word(id); }
+  Op cas(std::uint64_t expect, std::uint64_t v) const { return Op::cas(line, expect, v).on_word(id); }
+  Op spin_until(std::uint64_t expect, std::uint64_t mask = ~std::uint64_t{0}) const {
+    return Op::spin_until(line, expect, mask).on_word(id);
+  }
+  Op sleep_until(std::uint64_t expect, Picos wakeup, std::uint64_t mask = ~std::uint64_t{0}) const {
+    return Op::sleep_until(line, expect, wakeup, mask).on_word(id);
+  }
+};
+
 // What a caller asks of a primitive. Each primitive supports a subset (supports()); the result of
 // a finished action is in SyncCall::result, as listed here.
 enum class SyncAction : std::uint8_t {
@@ -57,10 +80,12 @@ std::string_view action_name(SyncAction a);
 struct SyncCall {
   std::uint64_t arg = 0;     // input: kAddUnless amount, kPercpuAdd amount, kSeqReadRetry begin value, kLocal*Cpu cpu
   std::uint64_t arg2 = 0;    // input: kAddUnless "unless" value
-  std::uint64_t result = 0;  // output
+  std::uint64_t result = 0;  // output; cleared when an action starts
+  // Progress, private to the primitive. inner_* hold the progress of a call it makes on another
+  // primitive (a seqlock's spinlock), so one level of nesting needs no storage of its own.
   std::uint32_t step = 0;
-  std::uint32_t inner_step = 0;    // the progress of a call this primitive makes on another one (a
-  std::uint64_t scratch = 0;       // seqlock's spinlock): one level of nesting needs no storage
+  std::uint32_t inner_step = 0;
+  std::uint64_t scratch = 0;
   std::uint64_t inner_scratch = 0;
 };
 
@@ -97,8 +122,8 @@ class SyncPrimitive {
 
   // Advances `action` on `inner` as a call nested in `call`, keeping its state in call.inner_*.
   // Returns like step(); on completion stores the inner result in *result when given.
-  static bool step_nested(SyncPrimitive& inner, SyncAction action, CpuId cpu, SyncCall& call,
-                          std::uint64_t last_result, Op& out, std::uint64_t* result = nullptr);
+  static bool step_nested(SyncPrimitive& inner, SyncAction action, CpuId cpu, SyncCall& call, std::uint64_t last_result,
+                          Op& out, std::uint64_t* result = nullptr);
 
   [[noreturn]] void unsupported(SyncAction action) const;
 

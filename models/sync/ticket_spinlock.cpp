@@ -5,8 +5,8 @@
 
 namespace walksim::sync {
 
-TicketSpinlock::TicketSpinlock(LineId line, TicketLayout layout)
-    : line_(line),
+TicketSpinlock::TicketSpinlock(SyncWord word, TicketLayout layout)
+    : word_(word),
       layout_(layout),
       field_mask_(layout.bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << layout.bits) - 1),
       head_mask_(field_mask_ << layout.shift) {
@@ -20,7 +20,7 @@ bool TicketSpinlock::do_step(SyncAction action, CpuId, SyncCall& call, std::uint
     case SyncAction::kAcquire:
       switch (call.step) {
         case 0:  // lock xadd: take a ticket
-          out = Op::rmw_add(line_, std::uint64_t{1} << (layout_.shift + layout_.bits));
+          out = word_.rmw_add(std::uint64_t{1} << (layout_.shift + layout_.bits));
           call.step = 1;
           return true;
         case 1: {
@@ -34,7 +34,7 @@ bool TicketSpinlock::do_step(SyncAction action, CpuId, SyncCall& call, std::uint
           }
           ++stats_.contended;
           call.scratch = ticket;
-          out = Op::spin_until(line_, ticket << layout_.shift, head_mask_);
+          out = word_.spin_until(ticket << layout_.shift, head_mask_);
           call.step = 2;
           return true;
         }
@@ -46,7 +46,7 @@ bool TicketSpinlock::do_step(SyncAction action, CpuId, SyncCall& call, std::uint
       }
     case SyncAction::kRelease:
       if (call.step == 0) {
-        out = Op::store(line_, ((held_ + 1) & field_mask_) << layout_.shift, head_mask_);
+        out = word_.store(((held_ + 1) & field_mask_) << layout_.shift, head_mask_);
         call.step = 1;
         return true;
       }

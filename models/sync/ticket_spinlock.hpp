@@ -18,22 +18,25 @@ struct TicketLayout {
 
 class TicketSpinlock final : public SyncPrimitive {
  public:
-  explicit TicketSpinlock(LineId line, TicketLayout layout = {});
+  explicit TicketSpinlock(SyncWord word, TicketLayout layout = {});
 
   std::string_view kind() const override { return "ticket"; }
   bool supports(SyncAction a) const override { return a == SyncAction::kAcquire || a == SyncAction::kRelease; }
 
-  LineId line() const { return line_; }
+  LineId line() const { return word_.line; }
+  const SyncWord& word() const { return word_; }
   std::uint64_t head(std::uint64_t word) const { return (word >> layout_.shift) & field_mask_; }
   std::uint64_t tail(std::uint64_t word) const { return (word >> (layout_.shift + layout_.bits)) & field_mask_; }
   bool is_unlocked(std::uint64_t word) const { return head(word) == tail(word); }
-  std::uint64_t lock_mask() const { return (field_mask_ << layout_.shift) | (field_mask_ << (layout_.shift + layout_.bits)); }
+  std::uint64_t lock_mask() const {
+    return (field_mask_ << layout_.shift) | (field_mask_ << (layout_.shift + layout_.bits));
+  }
 
  protected:
   bool do_step(SyncAction action, CpuId cpu, SyncCall& call, std::uint64_t last, Op& out) override;
 
  private:
-  LineId line_;
+  SyncWord word_;
   TicketLayout layout_;
   std::uint64_t field_mask_;
   std::uint64_t head_mask_;  // the head field in place

@@ -25,6 +25,14 @@ expect 2 "bad-syntax.yaml:[0-9]+:[0-9]+" -- probe --machine "$src/models/machine
 expect 2 "give --machine NAME or --all" -- probe
 expect 2 "" -- probe --no-such-flag
 expect 2 "" -- no-such-command
+expect 2 "unknown syscall 'sttat'" -- trace --kernel linux-2.6.38 --syscall "sttat ./f"
+expect 2 "unknown kernel 'linux-2.6.36'.*did you mean 'linux-2.6.35'" -- trace --kernel linux-2.6.36 --syscall "stat ./f"
+expect 2 "bad-two-lines.yaml:7:[0-9]+: key 'layouts.dentry\[1\]\[4\]'" -- trace --kernel "$src/models/kernel/testdata/bad-two-lines.yaml" --syscall "stat ./f"
+expect 2 "" -- trace --kernel linux-2.6.38
+expect 2 "" -- model ticketlock --cores 0 --think 1us --hold 1us --handoff 1ns
+expect 0 "totals: 13 atomic RMW" -- trace --kernel linux-2.6.35 --syscall "stat ./file"
+expect 0 '"atomic_rmw": 4' -- trace --kernel linux-2.6.38 --syscall "stat ./file" --json
+expect 0 "speed-up" -- model ticketlock --cores 4 --think 2us --hold 100ns --handoff 50ns
 expect 0 "round trip" -- probe --machine nehalem-ep-2s8c
 expect 0 '"entries"' -- probe --machine barcelona-2s8c --json
 expect 0 "barcelona-2s8c" -- machines

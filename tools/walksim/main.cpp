@@ -5,7 +5,9 @@
 
 #include "models/config/config_error.hpp"
 #include "tools/walksim/global_options.hpp"
+#include "tools/walksim/model_command.hpp"
 #include "tools/walksim/probe_command.hpp"
+#include "tools/walksim/trace_command.hpp"
 
 int main(int argc, char** argv) {
   using namespace walksim;
@@ -15,6 +17,9 @@ int main(int argc, char** argv) {
   app.add_option("--configs", global.configs, "Directory holding machines/ and kernels/ (default: the source tree's configs/)");
   cli::add_probe_command(app, global);
   cli::add_machines_command(app, global);
+  cli::add_trace_command(app, global);
+  cli::add_kernels_command(app, global);
+  cli::add_model_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,133 @@
+// rcu-walk's drops to ref-walk (pathwalk.md §8), each counted by reason, and the restart when a
+// concurrent rename changes a d_seq under a walk.
+#include <gtest/gtest.h>
+
+#include "models/coherence/memory_system.hpp"
+#include "models/kernel/process_program.hpp"
+#include "models/kernel/test_support.hpp"
+#include "sim/simulation.hpp"
+
+namespace walksim::kernel {
+namespace {
+
+using testing::trace;
+
+TEST(Fallback, AnAclCheckByANonOwnerDropsRcuWalkToRefWalk) {
+  machine::Machine m(machine::load_machine("nehalem-ep-2s8c", testing::machine_dirs()));
+  const KernelSpec k = load_kernel("linux-2.6.38", testing::kernel_dirs());
+  TraceRequest req;
+  req.syscall = "stat ./d/f";
+  req.acl_on_dirs = true;
+  req.options.posix_acl = true;
+  req.options.caller_is_owner = false;
+  const auto with_acl = trace_syscall(m, k, req);
+  req.options.caller_is_owner = true;
+  const auto as_owner = trace_syscall(m, k, req);
+  EXPECT_EQ(as_owner.totals.atomic_rmw, 4u);
+  // Drop at the cwd (d_lock), then ref-walk: ACL get/put (i_lock + 2 atomics) per directory, the
+  // child's d_lock and the parent's dput per component.
+  EXPECT_GT(with_acl.totals.atomic_rmw, as_owner.totals.atomic_rmw + 6);
+  bool took_i_lock = false;
+  for (const auto& op : with_acl.ops) took_i_lock |= op.field == "i_lock" && op.op.rfind("rmw", 0) == 0;
+  EXPECT_TRUE(took_i_lock);
+}
+
+TEST(Fallback, AFollowedSymlinkDropsRcuWalkAndTheWalkEndsAtTheTarget) {
+  machine::Machine m(machine::load_machine("barcelona-2s8c", testing::machine_dirs()));
+  const KernelSpec k = load_kernel("linux-2.6.38", testing::kernel_dirs());
+  TraceRequest req;
+  req.syscall = "stat ./link/f";
+  req.files = {"./real/f"};
+  req.symlinks = {{"./link", "real"}};
+  const auto through = trace_syscall(m, k, req);
+  EXPECT_FALSE(through.failed);
+  EXPECT_GT(through.totals.atomic_rmw, 4u);  // ref-walk after the drop at the link
+  bool read_target = false;
+  for (const auto& op : through.ops) read_target |= op.object == "dentry 'f'" && op.op.rfind("rmw", 0) == 0;
+  EXPECT_TRUE(read_target);
+}
+
+TEST(Fallback, AMissingNameDropsToRefWalkAndFailsWithoutLeavingADentry) {
+  machine::Machine m(machine::load_machine("barcelona-2s8c", testing::machine_dirs()));
+  const KernelSpec k = load_kernel("linux-2.6.38", testing::kernel_dirs());
+  coherence::MemorySystem mem(m, true);
+  Vfs vfs(mem, k);
+  const DentryId cwd = vfs.mkpath("/w", true, 0u);
+  Process& p = vfs.new_process(0, cwd);
+  KernelRuntime rt(vfs, {}, sim::from_ns(5000));
+  Expansion exp;
+  WalkStats stats;
+  rt.expander().expand(parse_syscall("stat ./nothing"), p, false, exp, stats);
+  EXPECT_TRUE(exp.failed);
+  EXPECT_EQ(stats.nodentry, 1u);
+  EXPECT_FALSE(vfs.child(cwd, "nothing").has_value());
+}
+
+// Feeds the same call again and again.
+class Repeat final : public SyscallSource {
+ public:
+  Repeat(std::vector<std::string> calls, int times) : times_(times) {
+    for (const auto& c : calls) calls_.push_back(parse_syscall(c));
+  }
+  bool next(Syscall& out) override {
+    if (n_ >= times_ * static_cast<int>(calls_.size())) return false;
+    out = calls_[static_cast<std::size_t>(n_++) % calls_.size()];
+    return true;
+  }
+
+ private:
+  std::vector<Syscall> calls_;
+  int times_;
+  int n_ = 0;
+};
+
+std::uint64_t restarts_under_renames(const std::string& kernel) {
+  machine::Machine m(machine::load_machine("nehalem-ep-2s8c", testing::machine_dirs()));
+  const KernelSpec k = load_kernel(kernel, testing::kernel_dirs());
+  coherence::MemorySystem mem(m, true);
+  Vfs vfs(mem, k);
+  const DentryId cwd = vfs.mkpath("/w", true, 0u);
+  const DentryId d = vfs.add_dentry(cwd, "d", true, true, 0u);
+  vfs.add_dentry(d, "f", false, true, 0u);
+  Process& a = vfs.new_process(0, cwd);
+  Process& b = vfs.new_process(8, cwd);
+  KernelRuntime rt(vfs, {}, sim::from_ns(5000));
+  Repeat stats_src({"stat ./d/f"}, 400);
+  Repeat rename_src({"rename ./d ./e", "rename ./e ./d"}, 100);
+  ProcessProgram pa(rt, a, stats_src), pb(rt, b, rename_src);
+  sim::Simulation sim(1);
+  exec::Executor ex(sim, mem);
+  ex.start(a.cpu, pa);
+  ex.start(b.cpu, pb);
+  ex.run();
+  mem.check_all();
+  EXPECT_EQ(pb.stats().failed, 0u);
+  return pa.stats().walk.restarts;
+}
+
+TEST(Fallback, ARenameOfADirectoryOnThePathRestartsConcurrentRcuWalks) {
+  EXPECT_GT(restarts_under_renames("linux-2.6.38"), 0u);
+}
+
+TEST(Fallback, RefWalkNeverRestarts) { EXPECT_EQ(restarts_under_renames("linux-2.6.35"), 0u); }
+
+TEST(Fallback, ADentryWithRevalidateDropsRcuWalk) {
+  machine::Machine m(machine::load_machine("barcelona-2s8c", testing::machine_dirs()));
+  const KernelSpec k = load_kernel("linux-2.6.38", testing::kernel_dirs());
+  coherence::MemorySystem mem(m, true);
+  Vfs vfs(mem, k);
+  const DentryId cwd = vfs.mkpath("/w", true, 0u);
+  const DentryId d = vfs.add_dentry(cwd, "nfs", true, true, 0u);
+  vfs.add_dentry(d, "f", false, true, 0u);
+  vfs.dentry(d).revalidate = true;
+  Process& p = vfs.new_process(0, cwd);
+  KernelRuntime rt(vfs, {}, sim::from_ns(5000));
+  Expansion exp;
+  WalkStats stats;
+  rt.expander().expand(parse_syscall("stat ./nfs/f"), p, false, exp, stats);
+  EXPECT_FALSE(exp.failed);
+  EXPECT_EQ(stats.reval, 1u);
+}
+
+}  // namespace
+}  // namespace walksim::kernel

@@ -1,0 +1,157 @@
+// The kernel YAML schema (documented in docs/kernels.md); every check on a kernel file lives here.
+#include "models/kernel/kernel_loader.hpp"
+
+#include <set>
+
+#include "models/config/named_config.hpp"
+#include "models/kernel/kernel_check.hpp"
+#include "models/kernel/object_fields.hpp"
+
+namespace walksim::kernel {
+namespace {
+
+using config::Node;
+
+template <typename E>
+E choice(const Node& parent, const std::string& key, const std::vector<std::pair<std::string, E>>& table) {
+  return parent.child(key).as_enum(table);
+}
+
+void read_locking(const Node& root, KernelSpec& k) {
+  const Node l = root.child("locking");
+  k.fs_lock = choice<FsLock>(l, "fs_lock", {{"rwlock", FsLock::kRwlock},
+                                            {"spinlock", FsLock::kSpinlock},
+                                            {"spinlock+seqcount", FsLock::kSpinlockSeqcount}});
+  k.mnt_count = choice<MntCount>(l, "mnt_count", {{"atomic", MntCount::kAtomic}, {"percpu", MntCount::kPercpu}});
+  k.mnt_expiry_store_always = l.child("mnt_expiry_store").as_choice({"conditional", "always"}) == 1;
+  k.d_count = choice<DCount>(l, "d_count", {{"atomic", DCount::kAtomic},
+                                            {"under-d_lock", DCount::kUnderDLock},
+                                            {"lockref", DCount::kLockref}});
+  k.dcache_lock = l.child("dcache_lock").as_choice({"none", "global"}) == 1;
+  k.vfsmount_lock = choice<VfsmountLock>(l, "vfsmount_lock", {{"spinlock", VfsmountLock::kSpinlock},
+                                                              {"brlock", VfsmountLock::kBrlock},
+                                                              {"seqlock", VfsmountLock::kSeqlock}});
+  k.files_list = choice<FilesList>(l, "files_list", {{"global-lock", FilesList::kGlobalLock},
+                                                     {"per-cpu", FilesList::kPerCpu},
+                                                     {"none", FilesList::kNone}});
+  k.inode_lock = choice<InodeLock>(l, "inode_lock", {{"global", InodeLock::kGlobal}, {"split", InodeLock::kSplit}});
+  k.want_write = choice<WantWrite>(l, "mnt_want_write", {{"none", WantWrite::kNone},
+                                                         {"mount-spinlock", WantWrite::kMountSpinlock},
+                                                         {"percpu-counter", WantWrite::kPercpuCounter}});
+  k.spinlock = choice<SpinlockKind>(l, "spinlock", {{"ticket", SpinlockKind::kTicket}, {"queued", SpinlockKind::kQueued}});
+  k.inode_free = choice<InodeFree>(l, "inode_free", {{"immediate", InodeFree::kImmediate}, {"rcu", InodeFree::kRcu}});
+  k.rename_seqlock_in_lookup = l.child("rename_seqlock_in_lookup").as_bool();
+  if (k.d_count == DCount::kAtomic && !k.dcache_lock) {
+    l.child("d_count").fail("an atomic d_count without the global dcache_lock is not an era the model knows "
+                            "(2.6.38 moved d_count under d_lock when it removed dcache_lock)");
+  }
+}
+
+void read_layouts(const Node& root, KernelSpec& k) {
+  const Node layouts = root.child("layouts");
+  if (!layouts.is_map()) layouts.fail("expected a mapping of object type to its lines");
+  const auto& known = known_object_fields();
+  std::vector<std::string> types;
+  for (const auto& [t, f] : known) types.push_back(t);
+  for (const std::string& type : layouts.keys()) {
+    const Node lines = layouts.child(type);
+    const auto kt = known.find(type);
+    if (kt == known.end()) {
+      lines.fail("unknown object type '" + type + "'" + config::did_you_mean(type, types) +
+                 "; known types: " + config::quoted_list(types));
+    }
+    const std::vector<std::string> valid(kt->second.begin(), kt->second.end());
+    if (!lines.is_sequence() || lines.size() == 0) lines.fail("expected a list of lines, each a list of fields");
+    ObjectLayout layout;
+    layout.type = type;
+    std::map<std::string, Node> first_seen;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      const Node line = lines.at(i);
+      if (!line.is_sequence()) line.fail("expected a list of the fields on line " + std::to_string(i));
+      std::vector<std::string> fields;
+      for (std::size_t f = 0; f < line.size(); ++f) {
+        const Node field = line.at(f);
+        const std::string name = field.as_string();
+        if (name.empty()) field.fail("empty field name");
+        if (!kt->second.count(name)) {
+          field.fail("unknown field '" + name + "' for " + type + config::did_you_mean(name, valid) +
+                     "; known fields: " + config::quoted_list(valid));
+        }
+        if (const auto it = first_seen.find(name); it != first_seen.end()) {
+          field.fail("field '" + name + "' of " + type + " is placed on two lines: line " +
+                     std::to_string(layout.line_of.at(name)) + " (at " +
+                     std::to_string(it->second.mark().line) + ":" + std::to_string(it->second.mark().column) +
+                     ") and line " + std::to_string(i));
+        }
+        first_seen.emplace(name, field);
+        layout.line_of[name] = static_cast<std::uint32_t>(i);
+        fields.push_back(name);
+      }
+      layout.lines.push_back(std::move(fields));
+    }
+    k.layouts[type] = std::move(layout);
+  }
+}
+
+void read_costs(const Node& root, KernelSpec& k) {
+  const Node costs = root.child("cpu_costs");
+  if (!costs.is_map()) costs.fail("expected a mapping of step name to {cycles, source} or {cycles, calibrated}");
+  for (const std::string& step : costs.keys()) {
+    const Node entry = costs.child(step);
+    if (!entry.is_map()) entry.fail("expected {cycles: N, source: \"...\"} or {cycles: N, calibrated: \"...\"}");
+    const Node cycles = entry.child("cycles");
+    const double n = cycles.as_double();
+    if (n < 0) cycles.fail("cycles must not be negative");
+    const auto source = entry.optional("source");
+    const auto calibrated = entry.optional("calibrated");
+    // A cost and its origin are one unit under `extends:`: a file that gives the number gives its origin.
+    if (entry.own_layer_has("cycles") != (entry.own_layer_has("source") || entry.own_layer_has("calibrated"))) {
+      entry.fail("a cost and its origin go together: this file gives " +
+                 std::string(entry.own_layer_has("cycles") ? "'cycles' without 'source' or 'calibrated'"
+                                                           : "an origin without 'cycles'") +
+                 " (give exactly one of 'source' or 'calibrated' with the number)");
+    }
+    if (source.has_value() == calibrated.has_value()) {
+      entry.fail("give exactly one of 'source' (where the number comes from) or 'calibrated' (fitted by an experiment)");
+    }
+    const std::string text = source ? source->as_string() : calibrated->as_string();
+    if (text.empty()) entry.fail("the source or calibration note is empty");
+    k.costs.cycles[step] = n;
+    k.costs.origin[step] = source ? text : "calibrated: " + text;
+  }
+}
+
+KernelSpec read_kernel(const Node& root, const std::string& file) {
+  KernelSpec k;
+  k.file = file;
+  k.name = root.child("name").as_string();
+  k.description = root.child("description").as_string();
+  if (const auto refs = root.optional("references")) {
+    for (const Node& r : refs->elements()) r.as_string();
+  }
+  k.walk = choice<WalkKind>(root, "walk", {{"ref-walk", WalkKind::kRefWalk},
+                                           {"rcu-walk", WalkKind::kRcuWalk},
+                                           {"store-free", WalkKind::kStoreFree}});
+  read_locking(root, k);
+  read_layouts(root, k);
+  read_costs(root, k);
+  root.finish();
+  for (const auto& [type, fields] : known_object_fields()) {
+    if (!k.layouts.count(type)) root.child("layouts").fail("no layout for object type '" + type + "'");
+  }
+  if (const auto problem = check_kernel_fields(k)) root.child("layouts").fail(*problem);
+  return k;
+}
+
+}  // namespace
+
+KernelSpec load_kernel(const std::string& name_or_path, const std::vector<std::string>& search_dirs) {
+  const config::NamedConfig named = config::load_named("kernel", name_or_path, search_dirs);
+  return read_kernel(named.root, named.path);
+}
+
+std::vector<std::string> list_kernels(const std::vector<std::string>& search_dirs) {
+  return config::list_named(search_dirs);
+}
+
+}  // namespace walksim::kernel

@@ -1,0 +1,90 @@
+// Every kernel variant loads; every mistake in a kernel file is one ConfigError naming its place.
+#include "models/kernel/kernel_loader.hpp"
+
+#include <gtest/gtest.h>
+
+#include "models/config/config_error.hpp"
+#include "models/kernel/test_support.hpp"
+
+namespace walksim::kernel {
+namespace {
+
+std::string testdata(const std::string& f) { return std::string(WALKSIM_SOURCE_DIR) + "/models/kernel/testdata/" + f; }
+
+config::ConfigError error_of(const std::string& path) {
+  try {
+    load_kernel(path, testing::kernel_dirs());
+  } catch (const config::ConfigError& e) {
+    return e;
+  }
+  ADD_FAILURE() << path << " loaded without error";
+  return config::ConfigError({}, "", "");
+}
+
+TEST(KernelLoader, EveryRequiredVariantLoads) {
+  const auto names = list_kernels(testing::kernel_dirs());
+  for (const char* required : {"linux-2.6.20", "linux-2.6.26-robind", "linux-2.6.35", "linux-2.6.37",
+                               "vfs-scale-2010", "linux-2.6.38", "linux-6.x", "linux-6.x-dname-lockref-line"}) {
+    EXPECT_NE(std::find(names.begin(), names.end(), required), names.end()) << required;
+  }
+  for (const auto& n : names) EXPECT_NO_THROW(load_kernel(n, testing::kernel_dirs())) << n;
+}
+
+TEST(KernelLoader, ExtendsKeepsTheParentsLayoutsAndOverridesTheChosenOnes) {
+  const auto k35 = load_kernel("linux-2.6.35", testing::kernel_dirs());
+  const auto k38 = load_kernel("linux-2.6.38", testing::kernel_dirs());
+  EXPECT_EQ(k35.layouts.at("dentry").line_of.at("d_lock"), 0u);
+  EXPECT_EQ(k38.layouts.at("dentry").line_of.at("d_lock"), 1u);
+  EXPECT_EQ(k38.layouts.at("vfsmount").lines, k35.layouts.at("vfsmount").lines);
+  EXPECT_EQ(k38.walk, WalkKind::kRcuWalk);
+}
+
+TEST(KernelLoader, AnUnknownKernelNameSuggestsTheClosestOne) {
+  try {
+    load_kernel("linux-2.6.36", testing::kernel_dirs());
+    FAIL();
+  } catch (const config::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown kernel 'linux-2.6.36'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("did you mean"), std::string::npos) << e.what();
+  }
+}
+
+TEST(KernelLoader, AnUnknownFieldInALayoutIsNamedWithItsLine) {
+  const auto e = error_of(testdata("bad-unknown-field.yaml"));
+  EXPECT_EQ(e.mark().line, 6);
+  EXPECT_NE(e.message().find("unknown field 'd_cuont' for dentry (did you mean 'd_count'?)"), std::string::npos)
+      << e.what();
+}
+
+TEST(KernelLoader, AFieldPlacedOnTwoLinesIsAnError) {
+  const auto e = error_of(testdata("bad-two-lines.yaml"));
+  EXPECT_EQ(e.mark().line, 7);
+  EXPECT_NE(e.message().find("field 'd_lock' of dentry is placed on two lines: line 0"), std::string::npos)
+      << e.what();
+}
+
+TEST(KernelLoader, AnUnknownWalkListsTheValidOnes) {
+  const auto e = error_of(testdata("bad-walk.yaml"));
+  EXPECT_EQ(e.key_path(), "walk");
+  EXPECT_NE(e.message().find("rcu-walk"), std::string::npos) << e.what();
+}
+
+TEST(KernelLoader, ACostWithoutSourceOrCalibrationIsAnError) {
+  const auto e = error_of(testdata("bad-cost-source.yaml"));
+  EXPECT_EQ(e.key_path(), "cpu_costs.syscall");
+  EXPECT_NE(e.message().find("'cycles' without 'source' or 'calibrated'"), std::string::npos) << e.what();
+}
+
+TEST(KernelLoader, AMisspeltKeySuggestsTheRightOne) {
+  const auto e = error_of(testdata("bad-unknown-key.yaml"));
+  EXPECT_NE(e.message().find("did you mean 'dcache_lock'"), std::string::npos) << e.what();
+}
+
+TEST(KernelLoader, ALayoutMissingAFieldTheVariantUsesIsCaughtAtLoad) {
+  const auto e = error_of(testdata("bad-missing-field.yaml"));
+  EXPECT_EQ(e.key_path(), "layouts");
+  EXPECT_NE(e.message().find("'d_lock'"), std::string::npos) << e.what();
+}
+
+}  // namespace
+}  // namespace walksim::kernel

@@ -1,0 +1,318 @@
+// KOp semantics on the executor. Plain accesses map one to one; a counter update done with a
+// cmpxchg loop is a load then cmpxchg attempts until one succeeds; locks are stepped through
+// their primitive; seqcount reads wait while the count is odd and remember what they saw.
+#include "models/kernel/kernel_runtime.hpp"
+
+#include <stdexcept>
+
+#include "models/sync/lockref.hpp"
+#include "models/sync/sync_registry.hpp"
+
+namespace walksim::kernel {
+
+using exec::Op;
+using sync::SyncAction;
+
+KernelRuntime::KernelRuntime(Vfs& vfs, KernelOptions opts, sim::Picos mutex_wakeup, double cost_scale)
+    : vfs_(vfs), expander_(vfs, opts, cost_scale), mutex_wakeup_(mutex_wakeup) {
+  auto& mem = vfs.memory();
+  const auto& m = mem.machine();
+  for (CpuId c = 0; c < m.cpus(); ++c) {
+    const auto node = m.node_of(m.core_of(c));
+    qnode_lines_.push_back(mem.add_line(node));
+    task_lines_.push_back(mem.add_line(node));
+    vfs.set_label(qnode_lines_.back(), {"cpu " + std::to_string(c) + " queued-lock node", 0, "qnode", false});
+    vfs.set_label(task_lines_.back(), {"cpu " + std::to_string(c) + " task state", 0, "state", false});
+  }
+}
+
+KernelRuntime::~KernelRuntime() = default;
+
+sync::SyncPrimitive& KernelRuntime::primitive(const KOp& k) {
+  const LineId line = k.line;
+  const std::uint32_t word = k.word;
+  const KOpKind kind = k.kind;
+  const std::uint64_t key = (std::uint64_t{line} << 32) | word;
+  auto it = locks_.find(key);
+  if (it != locks_.end()) return *it->second;
+  const auto& spec = vfs_.spec();
+  sync::SyncConfig cfg;
+  cfg.cpus = vfs_.machine().cpus();
+  cfg.word = word;
+  std::vector<LineId> lines{line};
+  std::string_view name;
+  switch (kind) {
+    case KOpKind::kLockrefGet:
+    case KOpKind::kLockrefPut:
+      name = "lockref";
+      break;
+    case KOpKind::kSpinLock:
+    case KOpKind::kSpinUnlock:
+      if (k.field == "d_lockref") {  // spin_lock(&dentry->d_lock): the lock inside the lockref
+        name = "lockref";
+      } else if (spec.spinlock == SpinlockKind::kTicket) {
+        name = "ticket";
+      } else {
+        name = "queued";
+        lines.insert(lines.end(), qnode_lines_.begin(), qnode_lines_.end());
+      }
+      break;
+    case KOpKind::kReadLock:
+    case KOpKind::kReadUnlock:
+      name = "rwlock";
+      break;
+    case KOpKind::kMutexLock:
+    case KOpKind::kMutexUnlock:
+      name = "mutex";
+      lines.insert(lines.end(), task_lines_.begin(), task_lines_.end());
+      cfg.wakeup_latency = mutex_wakeup_;
+      break;
+    default:
+      throw std::logic_error("not a lock operation");
+  }
+  cfg.lines = lines;
+  auto made = sync::make_sync(name, cfg);
+  auto& ref = *made;
+  locks_.emplace(key, std::move(made));
+  return ref;
+}
+
+void KOpRunner::begin(const Expansion& exp) {
+  exp_ = &exp;
+  index_ = 0;
+  phase_ = 0;
+  prim_ = nullptr;
+  held_.clear();
+  seq_seen_.clear();
+  aborting_ = false;
+}
+
+namespace {
+
+void count(const Op& op, ProcessStats& stats) {
+  switch (op.kind) {
+    case exec::OpKind::kLoad:
+    case exec::OpKind::kSpinUntil:
+    case exec::OpKind::kSleepUntil:
+      ++stats.loads;
+      break;
+    case exec::OpKind::kStore:
+      ++stats.stores;
+      break;
+    case exec::OpKind::kRmwAdd:
+    case exec::OpKind::kRmwXchg:
+    case exec::OpKind::kCas:
+      ++stats.atomic_rmw;
+      break;
+    default:
+      break;
+  }
+}
+
+std::uint64_t seq_key(const KOp& k) { return (std::uint64_t{k.line} << 32) | k.word; }
+
+}  // namespace
+
+bool KOpRunner::sync_step(CpuId cpu, std::uint64_t last, Op& out, ProcessStats& stats) {
+  if (prim_->step(action_, cpu, call_, last, out)) {
+    count(out, stats);
+    return true;
+  }
+  // The action is complete: remember a lock now held, forget one released.
+  switch (action_) {
+    case SyncAction::kAcquire:
+      held_.push_back({prim_, SyncAction::kRelease});
+      break;
+    case SyncAction::kReadAcquire:
+      held_.push_back({prim_, SyncAction::kReadRelease});
+      break;
+    case SyncAction::kRelease:
+    case SyncAction::kReadRelease:
+      for (std::size_t i = held_.size(); i-- > 0;) {
+        if (held_[i].prim == prim_) {
+          held_.erase(held_.begin() + static_cast<std::ptrdiff_t>(i));
+          break;
+        }
+      }
+      break;
+    default:
+      break;
+  }
+  prim_ = nullptr;
+  return false;
+}
+
+bool KOpRunner::start_kop(KernelRuntime& rt, CpuId cpu, const KOp& k, Op& out, ProcessStats& stats) {
+  auto lock_action = [&](SyncAction a) {
+    prim_ = &rt.primitive(k);
+    action_ = a;
+    call_ = sync::SyncCall{};
+    if (a == SyncAction::kAcquire || a == SyncAction::kReadAcquire) ++stats.lock_acquires;
+    return sync_step(cpu, 0, out, stats);
+  };
+  switch (k.kind) {
+    case KOpKind::kLoad:
+      out = Op::load(k.line).on_word(k.word);
+      break;
+    case KOpKind::kStore:
+      out = Op::store(k.line, 0).on_word(k.word);
+      break;
+    case KOpKind::kAtomic:
+      out = Op::rmw_add(k.line, static_cast<std::uint64_t>(k.delta)).on_word(k.word);
+      break;
+    case KOpKind::kAtomicCas:
+    case KOpKind::kSeqWriteBegin:
+    case KOpKind::kSeqWriteEnd:
+    case KOpKind::kPercpuAdd:
+    case KOpKind::kSeqCheck:
+      out = Op::load(k.line).on_word(k.word);
+      break;
+    case KOpKind::kSeqBegin:
+      out = Op::spin_until(k.line, 0, 1).on_word(k.word);  // wait while a writer has it odd
+      break;
+    case KOpKind::kPrefetch:
+      out = Op::prefetch(k.line);
+      break;
+    case KOpKind::kCompute:
+      out = Op::compute(k.ps);
+      break;
+    case KOpKind::kFence:
+      out = Op::fence();
+      break;
+    case KOpKind::kSpinLock:
+      return lock_action(SyncAction::kAcquire);
+    case KOpKind::kSpinUnlock:
+      return lock_action(SyncAction::kRelease);
+    case KOpKind::kReadLock:
+      return lock_action(SyncAction::kReadAcquire);
+    case KOpKind::kReadUnlock:
+      return lock_action(SyncAction::kReadRelease);
+    case KOpKind::kMutexLock:
+      return lock_action(SyncAction::kAcquire);
+    case KOpKind::kMutexUnlock:
+      return lock_action(SyncAction::kRelease);
+    case KOpKind::kLockrefGet:
+      return lock_action(SyncAction::kLockrefGet);
+    case KOpKind::kLockrefPut:
+      return lock_action(SyncAction::kLockrefPut);
+    case KOpKind::kLockedCountAdd:
+      out = Op::load(k.line).on_word(k.word);
+      break;
+  }
+  count(out, stats);
+  return true;
+}
+
+KOpRunner::Status KOpRunner::next(KernelRuntime& rt, CpuId cpu, std::uint64_t last, Op& out, ProcessStats& stats) {
+  while (true) {
+    if (prim_) {
+      sync::SyncPrimitive* const was = prim_;
+      const SyncAction act = action_;
+      if (sync_step(cpu, last, out, stats)) return Status::kOp;
+      if (act == SyncAction::kLockrefPut && call_.result == 0 && !aborting_) {
+        // lockref_put_or_lock left the lock held at a count of 1: decrement under it, unlock.
+        lockref_tail_ = was;
+        phase_ = 10;
+        out = Op::load(exp_->ops[index_].line).on_word(exp_->ops[index_].word);
+        count(out, stats);
+        return Status::kOp;
+      }
+      if (!aborting_) {
+        ++index_;
+        phase_ = 0;
+      }
+      continue;
+    }
+    if (phase_ == 10) {
+      const KOp& k = exp_->ops[index_];
+      phase_ = 11;
+      out = Op::store(k.line, last - 1, sync::Lockref::kCountMask).on_word(k.word);
+      count(out, stats);
+      return Status::kOp;
+    }
+    if (phase_ == 11) {
+      prim_ = lockref_tail_;
+      action_ = SyncAction::kRelease;
+      call_ = sync::SyncCall{};
+      held_.push_back({prim_, SyncAction::kRelease});
+      if (sync_step(cpu, last, out, stats)) return Status::kOp;
+      ++index_;
+      phase_ = 0;
+      continue;
+    }
+    if (aborting_) {
+      // -ECHILD: unwind what the failed lookup holds, newest first, then restart in ref-walk.
+      if (held_.empty()) return Status::kRestart;
+      prim_ = held_.back().prim;
+      action_ = held_.back().release;
+      call_ = sync::SyncCall{};
+      if (sync_step(cpu, last, out, stats)) return Status::kOp;
+      continue;
+    }
+    if (index_ >= exp_->ops.size()) return Status::kDone;
+    const KOp& k = exp_->ops[index_];
+    if (phase_ == 0) {
+      phase_ = 1;
+      if (start_kop(rt, cpu, k, out, stats)) return Status::kOp;
+      if (prim_) continue;  // a lock action that completed at once: the prim branch moves on
+      ++index_;
+      phase_ = 0;
+      continue;
+    }
+    // Second and later steps of the multi-op KOps; `last` is the previous op's result.
+    switch (k.kind) {
+      case KOpKind::kAtomicCas:
+        if (phase_ == 1 || last != scratch_) {  // first attempt, or the cmpxchg lost a race: retry
+          scratch_ = last;  // the value to replace: loaded first, then what the failed cmpxchg saw
+          phase_ = 2;
+          out = Op::cas(k.line, scratch_, scratch_ + static_cast<std::uint64_t>(k.delta)).on_word(k.word);
+          count(out, stats);
+          return Status::kOp;
+        }
+        break;
+      case KOpKind::kSeqWriteBegin:
+      case KOpKind::kSeqWriteEnd:
+      case KOpKind::kPercpuAdd:
+        if (phase_ == 1) {
+          phase_ = 2;
+          const std::uint64_t delta = k.kind == KOpKind::kPercpuAdd ? static_cast<std::uint64_t>(k.delta) : 1;
+          out = Op::store(k.line, last + delta).on_word(k.word);
+          count(out, stats);
+          return Status::kOp;
+        }
+        break;
+      case KOpKind::kLockedCountAdd:
+        if (phase_ == 1) {
+          phase_ = 2;
+          out = Op::store(k.line, last + static_cast<std::uint64_t>(k.delta), sync::Lockref::kCountMask).on_word(k.word);
+          count(out, stats);
+          return Status::kOp;
+        }
+        break;
+      case KOpKind::kSeqBegin:
+        seq_seen_.emplace_back(seq_key(k), last);
+        break;
+      case KOpKind::kSeqCheck: {
+        std::uint64_t seen = last;
+        for (std::size_t i = seq_seen_.size(); i-- > 0;) {
+          if (seq_seen_[i].first == seq_key(k)) {
+            seen = seq_seen_[i].second;
+            break;
+          }
+        }
+        if (seen != last) {
+          ++stats.seq_retries;
+          aborting_ = true;
+          continue;
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    ++index_;
+    phase_ = 0;
+  }
+}
+
+}  // namespace walksim::kernel

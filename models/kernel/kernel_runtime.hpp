@@ -1,0 +1,84 @@
+// Runs kernel operations on the executor: each KOp becomes exec Ops, lock KOps go through the
+// synchronisation primitives of models/sync (one instance per lock word, made on first use), and
+// a seqcount check that fails inside rcu-walk aborts the call, releases what it holds and
+// restarts it in ref-walk, as the kernel does.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "models/exec/executor.hpp"
+#include "models/kernel/syscalls.hpp"
+#include "models/sync/sync_primitive.hpp"
+
+namespace walksim::kernel {
+
+// Per-process counts, summed by the experiment layer.
+struct ProcessStats {
+  std::uint64_t syscalls = 0;
+  std::uint64_t failed = 0;        // calls that returned an error
+  std::uint64_t atomic_rmw = 0;    // locked RMWs issued (xadd, xchg, cmpxchg), including lock traffic
+  std::uint64_t loads = 0;
+  std::uint64_t stores = 0;
+  std::uint64_t lock_acquires = 0; // spin, read, mutex acquisitions
+  std::uint64_t seq_retries = 0;
+  WalkStats walk;
+};
+
+// The machine-wide kernel state shared by every process: the VFS, the expander, the lock
+// instances and the per-CPU lines their queued variants need.
+class KernelRuntime {
+ public:
+  KernelRuntime(Vfs& vfs, KernelOptions opts, sim::Picos mutex_wakeup, double cost_scale = 1.0);
+  ~KernelRuntime();
+
+  Vfs& vfs() { return vfs_; }
+  SyscallExpander& expander() { return expander_; }
+  // The primitive guarding (line, word) for a lock KOp kind; made on first use.
+  sync::SyncPrimitive& primitive(const KOp& k);
+
+ private:
+  Vfs& vfs_;
+  SyscallExpander expander_;
+  sim::Picos mutex_wakeup_;
+  std::vector<LineId> qnode_lines_;  // per-CPU MCS/qspinlock nodes, shared by every queued lock
+  std::vector<LineId> task_lines_;   // per-CPU task-state lines sleepers wait on
+  std::unordered_map<std::uint64_t, std::unique_ptr<sync::SyncPrimitive>> locks_;
+};
+
+// Executes one expansion's KOps as exec Ops, in order.
+class KOpRunner {
+ public:
+  enum class Status : std::uint8_t { kOp, kDone, kRestart };
+
+  void begin(const Expansion& exp);
+  // Produces the next exec Op (kOp), or says the call is complete (kDone) or must restart
+  // (kRestart: every lock it held has been released by the Ops already produced).
+  Status next(KernelRuntime& rt, CpuId cpu, std::uint64_t last, exec::Op& out, ProcessStats& stats);
+  // The KOp the last produced Op belongs to (for traces).
+  std::size_t current() const { return index_; }
+
+ private:
+  struct Held {
+    sync::SyncPrimitive* prim;
+    sync::SyncAction release;
+  };
+  bool start_kop(KernelRuntime& rt, CpuId cpu, const KOp& k, exec::Op& out, ProcessStats& stats);
+  bool sync_step(CpuId cpu, std::uint64_t last, exec::Op& out, ProcessStats& stats);
+
+  const Expansion* exp_ = nullptr;
+  std::size_t index_ = 0;
+  std::uint32_t phase_ = 0;        // progress within the current KOp
+  sync::SyncPrimitive* prim_ = nullptr;
+  sync::SyncPrimitive* lockref_tail_ = nullptr;  // a lockref put that must finish under its lock
+  sync::SyncAction action_{};
+  sync::SyncCall call_;
+  std::uint64_t scratch_ = 0;
+  std::vector<Held> held_;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> seq_seen_;  // (line<<32|word) -> value at begin
+  bool aborting_ = false;
+};
+
+}  // namespace walksim::kernel

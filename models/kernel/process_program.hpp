@@ -1,0 +1,45 @@
+// One simulated process (or thread): an exec::Program that takes system calls from its workload,
+// expands each for the kernel variant and runs its operations, restarting a call in ref-walk when
+// rcu-walk's seqcount check fails. An optional observer sees every operation with the kernel
+// operation it belongs to (for `walksim trace`).
+#pragma once
+
+#include <functional>
+
+#include "models/kernel/kernel_runtime.hpp"
+
+namespace walksim::kernel {
+
+// Where a process's system calls come from (a workload, a trace file, a single call).
+class SyscallSource {
+ public:
+  virtual ~SyscallSource() = default;
+  virtual bool next(Syscall& out) = 0;
+  // Called when the call returned (after any restart), with whether it failed.
+  virtual void completed(const Syscall&, bool /*failed*/) {}
+};
+
+class ProcessProgram final : public exec::Program {
+ public:
+  using Observer = std::function<void(const Expansion&, std::size_t kop_index, const exec::Op&)>;
+
+  ProcessProgram(KernelRuntime& rt, Process& p, SyscallSource& source) : rt_(rt), p_(p), source_(source) {}
+
+  bool next(std::uint64_t last_result, exec::Op& out) override;
+
+  const ProcessStats& stats() const { return stats_; }
+  void set_observer(Observer o) { observer_ = std::move(o); }
+
+ private:
+  KernelRuntime& rt_;
+  Process& p_;
+  SyscallSource& source_;
+  Expansion exp_;
+  KOpRunner runner_;
+  Syscall current_;
+  bool active_ = false;
+  ProcessStats stats_;
+  Observer observer_;
+};
+
+}  // namespace walksim::kernel

@@ -1,0 +1,125 @@
+// The atomic-operation counts of pathwalk.md, pinned per kernel variant. The counts are what the
+// simulator executes (every locked RMW issued), not a tally kept beside it.
+#include <gtest/gtest.h>
+
+#include "models/kernel/test_support.hpp"
+
+namespace walksim::kernel {
+namespace {
+
+using testing::trace;
+
+TEST(StatCounts, StatOfAFileInTheCwdIs13AtomicsOn2635) {
+  EXPECT_EQ(trace("linux-2.6.35", "stat ./file").totals.atomic_rmw, 13u);
+}
+
+TEST(StatCounts, StatOfAFileInTheCwdIs4AtomicsOn2638) {
+  EXPECT_EQ(trace("linux-2.6.38", "stat ./file").totals.atomic_rmw, 4u);
+}
+
+TEST(StatCounts, RefWalkCosts10Plus3kAtomicsForKComponents) {
+  const std::vector<std::string> paths{"./f", "./a/f", "./a/b/f", "./a/b/c/f", "a/b/c/d/f"};
+  for (std::size_t k = 1; k <= paths.size(); ++k) {
+    EXPECT_EQ(trace("linux-2.6.35", "stat " + paths[k - 1]).totals.atomic_rmw, 10 + 3 * k) << paths[k - 1];
+  }
+}
+
+TEST(StatCounts, RcuWalkCostsTheSameFourAtomicsWhateverThePathLength) {
+  for (const char* p : {"./f", "./a/b/f", "a/b/c/d/f"}) {
+    EXPECT_EQ(trace("linux-2.6.38", std::string("stat ") + p).totals.atomic_rmw, 4u) << p;
+  }
+}
+
+TEST(StatCounts, TheStoreFreeTreeTakesAbout13FewerAtomicsThan2635) {
+  const auto vanilla = trace("linux-2.6.35", "stat ./file").totals.atomic_rmw;
+  const auto store_free = trace("vfs-scale-2010", "stat ./file").totals.atomic_rmw;
+  EXPECT_GE(vanilla - store_free, 12u);
+  EXPECT_LE(vanilla - store_free, 14u);
+}
+
+TEST(StatCounts, FsStructSpinlockSavesOneAtomicIn2637) {
+  EXPECT_EQ(trace("linux-2.6.37", "stat ./file").totals.atomic_rmw, 12u);
+}
+
+TEST(StatCounts, A2638StatStoresNothingToSharedLines) {
+  const auto t = trace("linux-2.6.38", "stat ./file");
+  for (const auto& op : t.ops) {
+    if (op.object == "dentry 'user'" || op.object == "vfsmount" || op.object == "inode of 'user'") {
+      EXPECT_TRUE(op.op == "load" || op.op == "load-spin" || op.op == "prefetch") << op.object << " " << op.op;
+    }
+  }
+}
+
+TEST(StatCounts, A2635StatWritesTheSharedCwdDentryAndMount) {
+  const auto t = trace("linux-2.6.35", "stat ./file");
+  int cwd_rmw = 0, mnt_rmw = 0;
+  for (const auto& op : t.ops) {
+    if (op.op.rfind("rmw", 0) != 0) continue;
+    cwd_rmw += op.object == "dentry 'user'";
+    mnt_rmw += op.object == "vfsmount";
+  }
+  EXPECT_EQ(cwd_rmw, 4);  // 2 gets, the save put, the parent put after the component
+  EXPECT_EQ(mnt_rmw, 4);
+}
+
+// pathwalk.md counts 14 and 11 with fd_install as lock-free; in 2.6.x fd_install takes the
+// process's files->file_lock, one more RMW on a private line (docs/kernels.md). The shared-line
+// RMWs are as listed there: 2.6.35 mnt 1, cwd 2, files_lock 1, dir i_mutex 2; 2.6.38 cwd d_lock 2,
+// dir i_mutex 2.
+TEST(OpenCounts, OpenForWriteOfAnExistingFileIs15AtomicsOn2635And12On2638) {
+  const auto old_open = trace("linux-2.6.35", "open ./f O_WRONLY|O_CREAT").totals;
+  const auto new_open = trace("linux-2.6.38", "open ./f O_WRONLY|O_CREAT").totals;
+  EXPECT_EQ(old_open.atomic_rmw, 15u);
+  EXPECT_EQ(new_open.atomic_rmw, 12u);
+  EXPECT_EQ(old_open.shared_rmw, 6u);
+  EXPECT_EQ(new_open.shared_rmw, 4u);
+}
+
+TEST(CloseCounts, CloseIs7AtomicsInBothEras) {
+  EXPECT_EQ(trace("linux-2.6.35", "close ./f").totals.atomic_rmw, 7u);
+  EXPECT_EQ(trace("linux-2.6.38", "close ./f").totals.atomic_rmw, 7u);
+}
+
+TEST(CloseCounts, A2638CloseTouchesNoSharedLineWithAnAtomic) {
+  EXPECT_EQ(trace("linux-2.6.38", "close ./f").totals.shared_rmw, 0u);
+}
+
+TEST(UnlinkCounts, UnlinkFiveComponentsDownIsAbout40AtomicsOn2635And22On2638) {
+  const std::string call = "unlink ./clients/client1/~dmtmp/PARADOX/FILE";
+  const auto old_count = trace("linux-2.6.35", call).totals.atomic_rmw;
+  const auto new_count = trace("linux-2.6.38", call).totals.atomic_rmw;
+  EXPECT_NEAR(static_cast<double>(old_count), 40.0, 1.0);
+  EXPECT_NEAR(static_cast<double>(new_count), 22.0, 1.0);
+}
+
+TEST(RenameCounts, RenameInOneDirectoryTakesTheGlobalRenameLockInBothEras) {
+  for (const char* k : {"linux-2.6.35", "linux-2.6.38"}) {
+    const auto t = trace(k, "rename ./d/a ./d/b");
+    bool rename_lock = false;
+    for (const auto& op : t.ops) rename_lock |= op.object == "globals" && op.field == "rename_lock_spin";
+    EXPECT_TRUE(rename_lock) << k;
+    EXPECT_FALSE(t.failed) << k;
+  }
+}
+
+TEST(OpenbenchCounts, TheRoBindPostingAddsTheMountSpinlockToOpenAndClose) {
+  const auto base_open = trace("linux-2.6.20", "open ./f O_WRONLY|O_CREAT").totals.atomic_rmw;
+  const auto robind_open = trace("linux-2.6.26-robind", "open ./f O_WRONLY|O_CREAT").totals.atomic_rmw;
+  const auto base_close = trace("linux-2.6.20", "close ./f").totals.atomic_rmw;
+  const auto robind_close = trace("linux-2.6.26-robind", "close ./f").totals.atomic_rmw;
+  EXPECT_EQ(robind_open - base_open, 1u);
+  EXPECT_EQ(robind_close - base_close, 1u);
+}
+
+TEST(ModernCounts, ALockrefStatIsTwoCmpxchgsOnTheFilesLine) {
+  const auto t = trace("linux-6.x", "stat ./file");
+  EXPECT_EQ(t.totals.atomic_rmw, 2u);
+  for (const auto& op : t.ops) {
+    if (op.op.rfind("rmw", 0) == 0) {
+      EXPECT_EQ(op.object, "dentry 'file'");
+    }
+  }
+}
+
+}  // namespace
+}  // namespace walksim::kernel

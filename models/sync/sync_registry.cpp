@@ -1,0 +1,118 @@
+// The table of primitives: one line each.
+#include "models/sync/sync_registry.hpp"
+
+#include <array>
+#include <stdexcept>
+#include <string>
+
+#include "models/sync/atomic_counter.hpp"
+#include "models/sync/lglock.hpp"
+#include "models/sync/lockref.hpp"
+#include "models/sync/percpu_counter.hpp"
+#include "models/sync/queued_spinlock.hpp"
+#include "models/sync/rcu.hpp"
+#include "models/sync/rwlock.hpp"
+#include "models/sync/seqcount.hpp"
+#include "models/sync/seqlock.hpp"
+#include "models/sync/sleeping_mutex.hpp"
+#include "models/sync/ticket_spinlock.hpp"
+
+namespace walksim::sync {
+
+namespace {
+
+using Ptr = std::unique_ptr<SyncPrimitive>;
+std::span<const LineId> per_cpu(const SyncConfig& c, std::size_t first) { return c.lines.subspan(first); }
+SyncWord first(const SyncConfig& c) { return {c.lines[0], c.word}; }
+
+const std::array<SyncKind, 12> kKinds{{
+    {"ticket",
+     "x86 ticket spinlock: xadd, spin on the shared word, plain-store release",
+     {1, false},
+     [](const SyncConfig& c) -> Ptr { return std::make_unique<TicketSpinlock>(first(c)); }},
+    {"queued",
+     "qspinlock (MCS): cmpxchg fast path, waiters spin on their own CPU's node",
+     {1, true},
+     [](const SyncConfig& c) -> Ptr { return std::make_unique<QueuedSpinlock>(first(c), per_cpu(c, 1)); }},
+    {"rwlock",
+     "2.6.35 x86 rwlock: one RMW per read lock and per read unlock",
+     {1, false},
+     [](const SyncConfig& c) -> Ptr { return std::make_unique<RwLock>(first(c)); }},
+    {"seqcount",
+     "seqcount_t: loads-only readers, two stores per write section",
+     {1, false},
+     [](const SyncConfig& c) -> Ptr { return std::make_unique<Seqcount>(first(c)); }},
+    {"seqlock",
+     "seqlock_t: a seqcount whose writers take a spinlock in the same word",
+     {1, false},
+     [](const SyncConfig& c) -> Ptr { return std::make_unique<Seqlock>(first(c)); }},
+    {"atomic",
+     "atomic_t counter: inc, dec, dec_and_test, add_unless, dec_and_lock",
+     {1, false},
+     [](const SyncConfig& c) -> Ptr { return std::make_unique<AtomicCounter>(first(c), c.lock); }},
+    {"percpu",
+     "per-CPU counter: non-atomic add on the CPU's own line",
+     {0, true},
+     [](const SyncConfig& c) -> Ptr { return std::make_unique<PercpuCounter>(per_cpu(c, 0)); }},
+    {"lglock",
+     "lglock: a ticket lock per CPU; local takes one, global takes all",
+     {0, true},
+     [](const SyncConfig& c) -> Ptr { return std::make_unique<LgLock>(per_cpu(c, 0)); }},
+    {"brlock",
+     "brlock: the lglock under its 2.6.36 name (read = local, write = global)",
+     {0, true},
+     [](const SyncConfig& c) -> Ptr { return std::make_unique<LgLock>(per_cpu(c, 0)); }},
+    {"mutex",
+     "2.6.35 sleeping mutex: one RMW fast paths, contended waiters sleep",
+     {1, true},
+     [](const SyncConfig& c) -> Ptr {
+       return std::make_unique<SleepingMutex>(first(c), per_cpu(c, 1), c.wakeup_latency);
+     }},
+    {"rcu",
+     "RCU read side (no ops) and call_rcu (private cost, deferred free)",
+     {0, false},
+     [](const SyncConfig& c) -> Ptr { return std::make_unique<Rcu>(c.callback_cost); }},
+    {"lockref",
+     "lockref: count and spinlock in one word, cmpxchg loop with spinlock fallback",
+     {1, false},
+     [](const SyncConfig& c) -> Ptr { return std::make_unique<Lockref>(first(c)); }},
+}};
+
+}  // namespace
+
+std::span<const SyncKind> sync_kinds() { return kKinds; }
+
+const SyncKind& find_sync_kind(std::string_view name) {
+  for (const auto& k : kKinds) {
+    if (k.name == name) return k;
+  }
+  std::string valid;
+  for (const auto& k : kKinds) valid += (valid.empty() ? "" : ", ") + std::string(k.name);
+  throw std::invalid_argument("unknown synchronisation primitive '" + std::string(name) +
+                              "'. Valid values are: " + valid);
+}
+
+std::unique_ptr<SyncPrimitive> make_sync(std::string_view name, const SyncConfig& config) {
+  const SyncKind& k = find_sync_kind(name);
+  const std::uint32_t want = k.lines.count(config.cpus);
+  if (config.lines.size() != want) {
+    throw std::invalid_argument(std::string(name) + " on " + std::to_string(config.cpus) + " CPUs needs " +
+                                std::to_string(want) + " lines, got " + std::to_string(config.lines.size()));
+  }
+  return k.make(config);
+}
+
+std::vector<LineId> add_sync_lines(coherence::MemorySystem& mem, std::string_view name,
+                                   std::optional<machine::NodeId> home) {
+  const SyncKind& k = find_sync_kind(name);
+  const auto& m = mem.machine();
+  std::vector<LineId> lines;
+  lines.reserve(k.lines.count(m.cpus()));
+  for (std::uint32_t i = 0; i < k.lines.shared; ++i) lines.push_back(mem.add_line(home));
+  if (k.lines.per_cpu) {
+    for (CpuId c = 0; c < m.cpus(); ++c) lines.push_back(mem.add_line(m.node_of(m.core_of(c))));
+  }
+  return lines;
+}
+
+}  // namespace walksim::sync

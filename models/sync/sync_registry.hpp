@@ -1,0 +1,50 @@
+// Every primitive by name, with the lines it lives on, so that a kernel variant can say
+// `spinlock: mcs` and one contract test can run against all of them. Adding a primitive is one
+// class and one line in sync_registry.cpp.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "models/coherence/memory_system.hpp"
+#include "models/sync/sync_primitive.hpp"
+
+namespace walksim::sync {
+
+// The lines a primitive needs: `shared` lines first, then (if per_cpu) one line per CPU.
+struct SyncLines {
+  std::uint32_t shared = 0;
+  bool per_cpu = false;
+  std::uint32_t count(std::uint32_t cpus) const { return shared + (per_cpu ? cpus : 0); }
+};
+
+struct SyncConfig {
+  std::span<const LineId> lines;         // as many as the kind's SyncLines say for `cpus`
+  std::uint32_t word = exec::kLineWord;  // the word of the first line that holds the value (Op::on_word)
+  std::uint32_t cpus = 0;
+  Picos wakeup_latency = 0;       // mutex: from the unlocker's wake-up to the sleeper running
+  Picos callback_cost = 0;        // rcu: CPU time of one call_rcu
+  SyncPrimitive* lock = nullptr;  // atomic: the spinlock atomic_dec_and_lock takes (optional)
+};
+
+struct SyncKind {
+  std::string_view name;
+  std::string_view summary;
+  SyncLines lines;
+  std::unique_ptr<SyncPrimitive> (*make)(const SyncConfig&);
+};
+
+std::span<const SyncKind> sync_kinds();
+// Throws std::invalid_argument naming the valid kinds when `name` is unknown.
+const SyncKind& find_sync_kind(std::string_view name);
+// Throws std::invalid_argument when the kind is unknown or config.lines has the wrong length.
+std::unique_ptr<SyncPrimitive> make_sync(std::string_view name, const SyncConfig& config);
+// Adds the lines kind `name` needs to `mem`: shared lines homed on `home` (or on first touch), and
+// each per-CPU line homed on its CPU's node.
+std::vector<LineId> add_sync_lines(coherence::MemorySystem& mem, std::string_view name,
+                                   std::optional<machine::NodeId> home = std::nullopt);
+
+}  // namespace walksim::sync

@@ -1,0 +1,96 @@
+// Test helpers for the primitives: a machine with its memory and executor, and a Program that runs
+// a list of steps (an action on a primitive, a raw op, or a note of the time) once, in order.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "models/coherence/memory_system.hpp"
+#include "models/coherence/test_machines.hpp"
+#include "models/exec/executor.hpp"
+#include "models/sync/sync_primitive.hpp"
+
+namespace walksim::sync::testing {
+
+struct Rig {
+  explicit Rig(machine::MachineSpec spec, bool check = true)
+      : m(std::move(spec)), sim(1), mem(m, check), ex(sim, mem) {}
+  machine::Machine m;
+  sim::Simulation sim;
+  coherence::MemorySystem mem;
+  exec::Executor ex;
+};
+
+// Two sockets of four cores with a shared inclusive L3: on-chip and cross-socket transfers.
+inline machine::MachineSpec small_machine() {
+  return coherence::testing::two_socket(machine::ProtocolKind::kMesifInclusive, machine::Inclusion::kInclusive, 4);
+}
+
+// One step of a Script: either an action on a primitive (its result is passed to `then`), or a
+// raw op.
+struct Step {
+  SyncPrimitive* prim = nullptr;
+  SyncAction action = SyncAction::kAcquire;
+  std::uint64_t arg = 0, arg2 = 0;
+  std::function<void(std::uint64_t)> then;
+  exec::Op op;
+
+  static Step act(SyncPrimitive& p, SyncAction a, std::function<void(std::uint64_t)> then = {}, std::uint64_t arg = 0,
+                  std::uint64_t arg2 = 0) {
+    Step s;
+    s.prim = &p;
+    s.action = a;
+    s.arg = arg;
+    s.arg2 = arg2;
+    s.then = std::move(then);
+    return s;
+  }
+  static Step raw(exec::Op op) {
+    Step s;
+    s.op = op;
+    return s;
+  }
+};
+
+class Script final : public exec::Program {
+ public:
+  Script(CpuId cpu, std::vector<Step> steps) : cpu_(cpu), steps_(std::move(steps)) {}
+
+  bool next(std::uint64_t last, exec::Op& out) override {
+    while (i_ < steps_.size()) {
+      Step& s = steps_[i_];
+      if (!s.prim) {
+        if (!raw_issued_) {
+          raw_issued_ = true;
+          out = s.op;
+          return true;
+        }
+        raw_issued_ = false;
+        ++i_;
+        continue;
+      }
+      if (!started_) {
+        call_ = SyncCall{};
+        call_.arg = s.arg;
+        call_.arg2 = s.arg2;
+        started_ = true;
+      }
+      if (s.prim->step(s.action, cpu_, call_, last, out)) return true;
+      started_ = false;
+      if (s.then) s.then(call_.result);
+      ++i_;
+    }
+    return false;
+  }
+
+ private:
+  CpuId cpu_;
+  std::vector<Step> steps_;
+  std::size_t i_ = 0;
+  bool raw_issued_ = false;
+  bool started_ = false;
+  SyncCall call_;
+};
+
+}  // namespace walksim::sync::testing

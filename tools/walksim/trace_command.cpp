@@ -1,0 +1,129 @@
+// Prints a trace as a numbered table (default) or JSON (--json).
+#include "tools/walksim/trace_command.hpp"
+
+#include <fmt/core.h>
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "models/config/config_error.hpp"
+#include "models/kernel/kernel_loader.hpp"
+#include "models/kernel/trace.hpp"
+#include "models/machine/machine_loader.hpp"
+#include "tools/walksim/config_paths.hpp"
+#include "tools/walksim/global_options.hpp"
+
+namespace walksim::cli {
+namespace {
+
+nlohmann::json to_json(const kernel::TraceResult& t) {
+  nlohmann::json j;
+  j["kernel"] = t.kernel;
+  j["machine"] = t.machine;
+  j["syscall"] = t.syscall;
+  j["cwd"] = t.cwd;
+  j["failed"] = t.failed;
+  j["ops"] = nlohmann::json::array();
+  for (const auto& o : t.ops) {
+    nlohmann::json op{{"kernel_op", o.kop}, {"kind", o.op}, {"object", o.object}, {"field", o.field}};
+    if (o.op == "compute") {
+      op["ns"] = sim::to_ns(o.compute);
+    } else {
+      op["cacheline"] = o.line;
+      op["line_fields"] = o.line_fields;
+      op["shared"] = o.shared;
+    }
+    j["ops"].push_back(op);
+  }
+  const auto& s = t.totals;
+  j["totals"] = {{"atomic_rmw", s.atomic_rmw},     {"load", s.load},
+                 {"store", s.store},               {"lock_acquire", s.lock_acquire},
+                 {"prefetch", s.prefetch},         {"fence", s.fence},
+                 {"shared_atomic_rmw", s.shared_rmw}, {"shared_store", s.shared_store},
+                 {"restarts", s.restarts},         {"compute_ns", sim::to_ns(s.compute)},
+                 {"elapsed_ns", sim::to_ns(s.elapsed)}};
+  return j;
+}
+
+void print_table(const kernel::TraceResult& t) {
+  fmt::print("{} on {} ({}), cwd {}{}\n", t.syscall, t.kernel, t.machine, t.cwd, t.failed ? "  [returns an error]" : "");
+  fmt::print("{:>4}  {:<16} {:<12} {:<30} {:>4}  {:<16} {:<7}\n", "#", "kernel op", "executes", "object", "line",
+             "field", "");
+  int n = 0;
+  for (const auto& o : t.ops) {
+    ++n;
+    if (o.op == "compute") {
+      fmt::print("{:>4}  {:<16} {:<12} {:<30} {:>4}  {:<16} {:.1f} ns\n", n, o.kop, o.op, o.object, "", o.field,
+                 sim::to_ns(o.compute));
+    } else {
+      fmt::print("{:>4}  {:<16} {:<12} {:<30} {:>4}  {:<16} {:<7}\n", n, o.kop, o.op, o.object, o.line, o.field,
+                 o.shared ? "SHARED" : "private");
+    }
+  }
+  const auto& s = t.totals;
+  fmt::print("totals: {} atomic RMW ({} on shared lines), {} loads, {} stores ({} shared), {} lock acquisitions, "
+             "{} prefetches, {} fences, {} restarts; private work {:.1f} ns; {:.1f} ns elapsed on an idle machine\n",
+             s.atomic_rmw, s.shared_rmw, s.load, s.store, s.shared_store, s.lock_acquire, s.prefetch, s.fence,
+             s.restarts, sim::to_ns(s.compute), sim::to_ns(s.elapsed));
+}
+
+}  // namespace
+
+void add_trace_command(CLI::App& app, const GlobalOptions& global) {
+  auto* cmd = app.add_subcommand("trace", "The ordered memory and lock operations of one system call, by object, "
+                                          "field and cacheline, with totals");
+  struct Opts {
+    std::string machine = "barcelona-2s8c";
+    std::string kernel;
+    std::string cwd = "/home/user";
+    std::string syscall;
+    bool json = false;
+    bool no_prefetch = false, acl = false, not_owner = false;
+  };
+  auto o = std::make_shared<Opts>();
+  cmd->add_option("--machine,-m", o->machine, "Machine name or YAML path")->capture_default_str();
+  cmd->add_option("--kernel,-k", o->kernel, "Kernel variant name (configs/kernels) or YAML path")->required();
+  cmd->add_option("--cwd", o->cwd, "The process's working directory")->capture_default_str();
+  cmd->add_option("--syscall,-s", o->syscall, "The call, e.g. \"stat ./file\", \"open ./f O_WRONLY|O_CREAT\"")
+      ->required();
+  cmd->add_flag("--no-prefetch", o->no_prefetch, "Turn off the name/inode prefetch of __d_lookup_rcu");
+  cmd->add_flag("--acl", o->acl, "Directories carry POSIX ACLs");
+  cmd->add_flag("--not-owner", o->not_owner, "The caller does not own the directories (ACLs are consulted)");
+  cmd->add_flag("--json", o->json, "Print JSON");
+  cmd->callback([o, &global] {
+    const std::string root = resolve_config_root(global.configs);
+    machine::Machine m(machine::load_machine(o->machine, machine_dirs(root)));
+    const kernel::KernelSpec k = kernel::load_kernel(o->kernel, {root + "/kernels"});
+    kernel::TraceRequest req;
+    req.syscall = o->syscall;
+    req.cwd = o->cwd;
+    req.options.prefetch = !o->no_prefetch;
+    req.options.posix_acl = o->acl;
+    req.options.caller_is_owner = !o->not_owner;
+    req.acl_on_dirs = o->acl;
+    kernel::TraceResult t;
+    try {
+      t = kernel::trace_syscall(m, k, req);
+    } catch (const std::invalid_argument& e) {
+      throw config::ConfigError({}, "--syscall", e.what());
+    }
+    if (o->json) {
+      std::cout << to_json(t).dump(2) << "\n";
+    } else {
+      print_table(t);
+    }
+  });
+}
+
+void add_kernels_command(CLI::App& app, const GlobalOptions& global) {
+  auto* cmd = app.add_subcommand("kernels", "List the kernel variants in configs/kernels");
+  cmd->callback([&global] {
+    const std::string dir = resolve_config_root(global.configs) + "/kernels";
+    for (const auto& name : kernel::list_kernels({dir})) {
+      const auto k = kernel::load_kernel(name, {dir});
+      fmt::print("{:<30} {}\n", name, k.description);
+    }
+  });
+}
+
+}  // namespace walksim::cli
