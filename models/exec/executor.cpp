@@ -57,7 +57,7 @@ void Executor::run_thread(CpuId cpu) {
     if (t.has_pending) {
       op = t.pending;
       t.has_pending = false;
-    } else if (!t.program->next(t.last_result, op)) {
+    } else if (t.program->set_now(t.clock), !t.program->next(t.last_result, op)) {
       t.state = State::kDone;
       t.clock = std::max(t.clock, t.store_drain);
       t.stats.finished = t.clock;

@@ -70,6 +70,14 @@ class Program {
  public:
   virtual ~Program() = default;
   virtual bool next(std::uint64_t last_result, Op& out) = 0;
+
+  // The thread's own clock when next() is called (set by the executor just before): the time at
+  // which the previous operation completed, for programs that timestamp their own progress.
+  Picos now() const { return now_; }
+  void set_now(Picos t) { now_ = t; }
+
+ private:
+  Picos now_ = 0;
 };
 
 }  // namespace walksim::exec

@@ -20,7 +20,7 @@ bool ProcessProgram::next(std::uint64_t last_result, exec::Op& out) {
           active_ = false;
           ++stats_.syscalls;
           if (exp_.failed) ++stats_.failed;
-          source_.completed(current_, exp_.failed);
+          source_.completed(current_, exp_.failed, now());
           break;
       }
     }
@@ -28,6 +28,12 @@ bool ProcessProgram::next(std::uint64_t last_result, exec::Op& out) {
     rt_.expander().expand(current_, p_, false, exp_, stats_.walk);
     runner_.begin(exp_);
     active_ = true;
+    if (current_.user_before > 0) {
+      // User-space work before the call: CPU time, but not system time.
+      stats_.user_time += current_.user_before;
+      out = exec::Op::compute(current_.user_before);
+      return true;
+    }
   }
 }
 

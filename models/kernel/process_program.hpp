@@ -15,8 +15,8 @@ class SyscallSource {
  public:
   virtual ~SyscallSource() = default;
   virtual bool next(Syscall& out) = 0;
-  // Called when the call returned (after any restart), with whether it failed.
-  virtual void completed(const Syscall&, bool /*failed*/) {}
+  // Called when the call returned (after any restart), with whether it failed and the time.
+  virtual void completed(const Syscall&, bool /*failed*/, sim::Picos /*now*/) {}
 };
 
 class ProcessProgram final : public exec::Program {

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/time.hpp"
+
 namespace walksim::kernel {
 
 enum class Sys : std::uint8_t {
@@ -22,6 +24,10 @@ struct Syscall {
   bool write = false;       // open: O_WRONLY or O_RDWR
   bool directory = false;   // open: O_DIRECTORY
   std::uint64_t bytes = 0;  // read / write size
+  // Workload context, not part of the call: user-space work done before it, and whether the call
+  // completes one operation of the workload (a dbench op, an openbench loop, a stat).
+  sim::Picos user_before = 0;
+  bool ends_op = false;
 };
 
 // Parses "NAME ARGS...". Throws std::invalid_argument with a message saying what is wrong and

@@ -64,7 +64,7 @@ class ListSource final : public SyscallSource {
     out = calls_[i_++];
     return true;
   }
-  void completed(const Syscall&, bool failed) override { last_failed = failed; }
+  void completed(const Syscall&, bool failed, sim::Picos) override { last_failed = failed; }
   bool last_failed = false;
 
  private:

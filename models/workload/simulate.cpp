@@ -1,0 +1,123 @@
+// Wires a run together and reduces what the processes, the executor and the memory system
+// counted into one result.
+#include "models/workload/simulate.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "models/coherence/memory_system.hpp"
+#include "models/exec/executor.hpp"
+#include "models/kernel/process_program.hpp"
+#include "sim/simulation.hpp"
+
+namespace walksim::workload {
+
+using machine::LineId;
+
+std::vector<CpuId> place(const machine::Machine& m, std::uint32_t threads, Placement p) {
+  if (threads == 0 || threads > m.cpus()) {
+    throw std::invalid_argument("thread count " + std::to_string(threads) + " is outside 1.." +
+                                std::to_string(m.cpus()) + " (the machine's CPUs)");
+  }
+  std::vector<CpuId> order;
+  if (p == Placement::kCompact) {
+    for (CpuId c = 0; c < m.cpus(); ++c) order.push_back(c);
+  } else {
+    for (std::uint32_t t = 0; t < m.spec().threads_per_core; ++t) {
+      for (std::uint32_t core = 0; core < m.cores(); ++core) order.push_back(m.first_cpu_of(core) + t);
+    }
+  }
+  order.resize(threads);
+  return order;
+}
+
+RunResult simulate(const RunSpec& spec, Workload& workload) {
+  const machine::Machine& m = *spec.machine;
+  coherence::MemorySystem mem(m, spec.check);
+  kernel::Vfs vfs(mem, *spec.kernel);
+  sim::Simulation sim(spec.seed);
+  sim::Rng rng(spec.seed ^ 0x5eed);
+  RunResult r;
+  r.threads = spec.threads;
+  r.cpus = place(m, spec.threads, spec.placement);
+  workload.build(vfs, r.cpus, spec.control, rng);
+  kernel::KernelRuntime rt(vfs, spec.options, spec.mutex_wakeup, spec.cost_scale);
+  exec::Executor ex(sim, mem);
+  std::vector<std::unique_ptr<kernel::ProcessProgram>> programs;
+  for (std::size_t i = 0; i < workload.process_count(); ++i) {
+    programs.push_back(std::make_unique<kernel::ProcessProgram>(rt, workload.process(i), workload.source(i)));
+    ex.start(workload.process(i).cpu, *programs.back());
+  }
+  ex.run();
+
+  r.op_unit = workload.op_unit();
+  r.reports_bytes = workload.reports_bytes();
+  double window_sum = 0;
+  std::uint64_t rmw = 0, loads = 0, stores = 0, locks = 0;
+  for (std::size_t i = 0; i < workload.process_count(); ++i) {
+    const Measured& ms = workload.source(i).measured();
+    const auto& ps = programs[i]->stats();
+    const auto& ts = ex.stats(workload.process(i).cpu);
+    r.ops += ms.ops;
+    r.calls += ms.calls;
+    r.failed += ms.failed;
+    r.ops_per_s += ms.ops_per_s();
+    r.bytes_per_s += ms.bytes_per_s();
+    if (ms.ops) window_sum += static_cast<double>(ms.last - ms.first) / static_cast<double>(ms.ops);
+    r.wall = std::max(r.wall, ts.finished);
+    r.cpu += ts.cpu_time();
+    r.user += ps.user_time;
+    r.spin += ts.spin;
+    r.sleep += ts.sleep;
+    r.memory_stall += ts.memory_stall;
+    r.mem_ops += ts.loads + ts.stores + ts.atomics;
+    rmw += ps.atomic_rmw;
+    loads += ps.loads;
+    stores += ps.stores;
+    locks += ps.lock_acquires;
+    const auto& w = ps.walk;
+    r.walk.rcu_lookups += w.rcu_lookups;
+    r.walk.restarts += w.restarts;
+    r.walk.nodentry += w.nodentry;
+    r.walk.permission += w.permission;
+    r.walk.link += w.link;
+    r.walk.reval += w.reval;
+    r.walk.ref_lookups += w.ref_lookups;
+  }
+  r.sys = r.cpu - r.user;
+  r.events = sim.events_run();
+  const std::size_t n = workload.process_count();
+  r.ns_per_op = n ? window_sum / static_cast<double>(n) / 1000.0 : 0;
+  r.cpu_utilisation = r.wall ? static_cast<double>(r.cpu) / (static_cast<double>(r.wall) * static_cast<double>(n)) : 0;
+  // Counts per operation over the whole run (warm-up included: the mix is the same).
+  std::uint64_t total_ops = 0;
+  for (std::size_t i = 0; i < n; ++i) total_ops += workload.source(i).measured().total_ops;
+  if (total_ops) {
+    const double t = static_cast<double>(total_ops);
+    r.atomic_rmw_per_op = static_cast<double>(rmw) / t;
+    r.loads_per_op = static_cast<double>(loads) / t;
+    r.stores_per_op = static_cast<double>(stores) / t;
+    r.lock_acquires_per_op = static_cast<double>(locks) / t;
+  }
+  // The hottest lines: most ownership transfers, then most stall.
+  std::vector<LineId> ids;
+  for (LineId l = 0; l < mem.line_count(); ++l) {
+    if (mem.line(l).transactions) ids.push_back(l);
+  }
+  const std::size_t keep = std::min(spec.hot_lines, ids.size());
+  std::partial_sort(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(keep), ids.end(), [&](LineId a, LineId b) {
+    const auto& x = mem.line(a);
+    const auto& y = mem.line(b);
+    if (x.stall != y.stall) return x.stall > y.stall;
+    return a < b;
+  });
+  for (std::size_t i = 0; i < keep; ++i) {
+    const auto& st = mem.line(ids[i]);
+    const auto& label = vfs.label(ids[i]);
+    r.hot.push_back({label.object.empty() ? "line " + std::to_string(ids[i]) : label.object, label.index, label.fields,
+                     label.shared, st.transfers, st.transactions, st.stall, st.queued});
+  }
+  return r;
+}
+
+}  // namespace walksim::workload

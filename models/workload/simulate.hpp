@@ -1,0 +1,74 @@
+// One simulation run: a machine, a kernel variant, a workload on N CPUs, until the run control
+// says stop. Returns throughput, time accounting (wall, CPU, user, system, spin, sleep), atomic
+// operation counts, rcu-walk fallbacks and the hottest cachelines with the objects they belong to.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/kernel/kernel_spec.hpp"
+#include "models/machine/machine.hpp"
+#include "models/workload/workload.hpp"
+
+namespace walksim::workload {
+
+enum class Placement : std::uint8_t {
+  kCoresFirst,  // one thread per physical core in core order, then the SMT siblings
+  kCompact,     // CPUs in numbering order (SMT siblings first)
+};
+
+struct RunSpec {
+  const machine::Machine* machine = nullptr;
+  const kernel::KernelSpec* kernel = nullptr;
+  kernel::KernelOptions options;
+  std::uint32_t threads = 1;
+  Placement placement = Placement::kCoresFirst;
+  RunControl control;
+  std::uint64_t seed = 1;
+  double cost_scale = 1.0;       // the calibrated scale of the kernel's private CPU costs
+  Picos mutex_wakeup = 0;        // a sleeping mutex waiter's wake-up latency
+  bool check = false;            // coherence invariants after every access (slow)
+  std::size_t hot_lines = 10;    // how many of the hottest lines to report
+};
+
+struct HotLine {
+  std::string object;
+  std::uint32_t index = 0;
+  std::string fields;
+  bool shared = false;
+  std::uint64_t transfers = 0;
+  std::uint64_t transactions = 0;
+  Picos stall = 0;
+  Picos queued = 0;
+};
+
+struct RunResult {
+  std::uint32_t threads = 0;
+  std::vector<CpuId> cpus;
+  std::string op_unit;
+  bool reports_bytes = false;
+  std::uint64_t ops = 0;           // measured operations, all processes
+  std::uint64_t calls = 0;
+  std::uint64_t failed = 0;
+  double ops_per_s = 0;            // sum of the processes' measured rates
+  double bytes_per_s = 0;
+  double ns_per_op = 0;            // mean over processes of (measured window / ops)
+  // Time accounting over the whole run, summed over processes (ps).
+  Picos wall = 0;                  // the last process's finish
+  Picos cpu = 0, user = 0, sys = 0, spin = 0, sleep = 0, memory_stall = 0;
+  double cpu_utilisation = 0;      // cpu / (wall * threads)
+  // Per measured operation.
+  double atomic_rmw_per_op = 0, loads_per_op = 0, stores_per_op = 0, lock_acquires_per_op = 0;
+  kernel::WalkStats walk;
+  std::vector<HotLine> hot;
+  std::uint64_t mem_ops = 0;       // simulated memory operations (all threads, whole run)
+  std::uint64_t events = 0;
+};
+
+// Runs one point. The workload must be freshly made (it is built here).
+RunResult simulate(const RunSpec& spec, Workload& workload);
+
+// The CPUs a run of `threads` uses.
+std::vector<CpuId> place(const machine::Machine& m, std::uint32_t threads, Placement p);
+
+}  // namespace walksim::workload

@@ -1,0 +1,92 @@
+// stat-loop: N processes (or N threads sharing one fs_struct) calling stat or lstat in a loop on a
+// path of k components below a shared working directory; the file private to each process or
+// shared by all. The V-stat workload (published.md) is stat("./file") in one process.
+#include <string>
+
+#include "models/workload/workload.hpp"
+#include "models/workload/workload_registry.hpp"
+
+namespace walksim::workload {
+namespace {
+
+struct StatLoopParams {
+  std::uint32_t components = 1;  // k: "./file" is 1, "./d1/file" is 2
+  bool shared_file = false;
+  bool threads = false;          // CLONE_FS threads of one process instead of processes
+  bool lstat = false;
+  Picos user = 0;                // user-space work per iteration (the loop itself)
+  std::string cwd = "/home/user";
+};
+
+class StatSource final : public CountingSource {
+ public:
+  StatSource(const RunControl& c, std::string path, bool lstat, Picos user)
+      : CountingSource(c), path_(std::move(path)), lstat_(lstat), user_(user) {}
+
+ protected:
+  bool produce(Syscall& out) override {
+    out = Syscall{};
+    out.sys = lstat_ ? kernel::Sys::kLstat : kernel::Sys::kStat;
+    out.path = path_;
+    out.user_before = user_;
+    out.ends_op = true;
+    return true;
+  }
+
+ private:
+  std::string path_;
+  bool lstat_;
+  Picos user_;
+};
+
+class StatLoop final : public Workload {
+ public:
+  explicit StatLoop(StatLoopParams p) : p_(std::move(p)) {}
+
+  void build(kernel::Vfs& vfs, const std::vector<CpuId>& cpus, const RunControl& control, sim::Rng&) override {
+    const kernel::DentryId cwd = vfs.mkpath(p_.cwd, true, 0u);
+    std::string dirs;
+    for (std::uint32_t i = 1; i < p_.components; ++i) dirs += "d" + std::to_string(i) + "/";
+    const kernel::DentryId dir = dirs.empty() ? cwd : vfs.mkpath(p_.cwd + "/" + dirs, true, 0u);
+    std::optional<kernel::ObjId> fs;
+    if (p_.threads) fs = vfs.new_object("fs_struct", "fs_struct (shared by the threads)", true, 0u);
+    for (std::size_t i = 0; i < cpus.size(); ++i) {
+      const auto node = vfs.machine().node_of(vfs.machine().core_of(cpus[i]));
+      const std::string name = p_.shared_file ? "file" : "file" + std::to_string(i);
+      if (!vfs.child(dir, name)) vfs.add_dentry(dir, name, false, p_.shared_file, node);
+      procs_.push_back(&vfs.new_process(cpus[i], cwd, fs));
+      sources_.push_back(std::make_unique<StatSource>(control, "./" + dirs + name, p_.lstat, p_.user));
+    }
+  }
+  std::size_t process_count() const override { return procs_.size(); }
+  kernel::Process& process(std::size_t i) override { return *procs_[i]; }
+  CountingSource& source(std::size_t i) override { return *sources_[i]; }
+  std::string op_unit() const override { return p_.lstat ? "lstat" : "stat"; }
+
+ private:
+  StatLoopParams p_;
+  std::vector<kernel::Process*> procs_;
+  std::vector<std::unique_ptr<StatSource>> sources_;
+};
+
+std::unique_ptr<Workload> make(const config::Node* params) {
+  StatLoopParams p;
+  if (params) {
+    if (auto n = params->optional("path_components")) {
+      p.components = n->as_uint32();
+      if (p.components == 0 || p.components > 64) n->fail("path_components must be 1..64");
+    }
+    if (auto n = params->optional("shared_file")) p.shared_file = n->as_bool();
+    if (auto n = params->optional("threads")) p.threads = n->as_bool();
+    if (auto n = params->optional("call")) p.lstat = n->as_choice({"stat", "lstat"}) == 1;
+    if (auto n = params->optional("user_time")) p.user = n->as_time();
+    if (auto n = params->optional("cwd")) p.cwd = n->as_string();
+  }
+  return std::make_unique<StatLoop>(p);
+}
+
+}  // namespace
+
+const WorkloadKind kStatLoopKind{"stat-loop", "stat/lstat in a loop on a k-component path below a shared cwd", make};
+
+}  // namespace walksim::workload

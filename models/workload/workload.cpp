@@ -1,0 +1,34 @@
+// The run-control bookkeeping every workload shares.
+#include "models/workload/workload.hpp"
+
+namespace walksim::workload {
+
+bool CountingSource::next(Syscall& out) {
+  if (control_.ops_per_process && measured_.total_ops >= control_.ops_per_process) return false;
+  if (now_ >= control_.end) return false;
+  return produce(out);
+}
+
+void CountingSource::completed(const Syscall& call, bool failed, Picos now) {
+  now_ = now;
+  const bool warm = measured_.total_ops >= control_.warmup_ops && now >= control_.warmup_end;
+  if (warm) {
+    if (measured_.first == sim::kNever) measured_.first = control_.warmup_ops ? measured_.warm_at : control_.warmup_end;
+    ++measured_.calls;
+    if (failed) ++measured_.failed;
+    if (call.sys == kernel::Sys::kRead || call.sys == kernel::Sys::kPread || call.sys == kernel::Sys::kWrite ||
+        call.sys == kernel::Sys::kPwrite) {
+      measured_.bytes += call.bytes;
+    }
+  }
+  if (call.ends_op) {
+    ++measured_.total_ops;
+    if (measured_.total_ops == control_.warmup_ops) measured_.warm_at = now;
+    if (warm) {
+      ++measured_.ops;
+      measured_.last = now;
+    }
+  }
+}
+
+}  // namespace walksim::workload

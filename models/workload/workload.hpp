@@ -1,0 +1,93 @@
+// A workload builds its file tree and its processes on a VFS, and feeds each process system
+// calls. Each workload is one class in one .cpp, registered by name in workload_registry.cpp,
+// reading its own parameters from the experiment YAML (strictly: unknown keys are errors).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/config/strict_yaml.hpp"
+#include "models/kernel/process_program.hpp"
+#include "sim/rng.hpp"
+
+namespace walksim::workload {
+
+using kernel::Syscall;
+using machine::CpuId;
+using sim::Picos;
+
+// When to stop, shared by every process of a run. A process stops issuing operations once it has
+// done `ops_per_process` operations (when non-zero) or once its clock passes `end` (when not kNever).
+// Operations completing before `warmup_end` / within the first `warmup_ops` are not measured.
+struct RunControl {
+  std::uint64_t ops_per_process = 0;
+  std::uint64_t warmup_ops = 0;
+  Picos end = sim::kNever;
+  Picos warmup_end = 0;
+};
+
+// What one process did inside the measured window.
+struct Measured {
+  std::uint64_t ops = 0;          // workload operations completed in the window
+  std::uint64_t bytes = 0;        // bytes read + written in the window (for MB/s)
+  std::uint64_t calls = 0;        // system calls completed in the window
+  std::uint64_t failed = 0;       // of which returned an error
+  Picos first = sim::kNever;      // window start for this process: the end of its warm-up
+  Picos last = 0;                 // completion of the last measured op
+  std::uint64_t total_ops = 0;    // including warm-up
+  Picos warm_at = 0;              // when the last warm-up op completed
+  // This process's measured throughput in operations per second.
+  double ops_per_s() const { return last > first && ops ? static_cast<double>(ops) * 1e12 / static_cast<double>(last - first) : 0; }
+  double bytes_per_s() const { return last > first ? static_cast<double>(bytes) * 1e12 / static_cast<double>(last - first) : 0; }
+};
+
+// The base of every workload's per-process source: counts operations and bytes against the run
+// control, so workloads only say which call comes next.
+class CountingSource : public kernel::SyscallSource {
+ public:
+  explicit CountingSource(const RunControl& control) : control_(control) {}
+  bool next(Syscall& out) final;
+  void completed(const Syscall& call, bool failed, Picos now) final;
+  const Measured& measured() const { return measured_; }
+
+ protected:
+  // The next call of the workload; false when it has nothing more to do.
+  virtual bool produce(Syscall& out) = 0;
+
+ private:
+  const RunControl& control_;
+  Measured measured_;
+  Picos now_ = 0;
+};
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  // Builds the tree and one process per entry of `cpus` (processes, or threads sharing one
+  // fs_struct, as the workload says).
+  virtual void build(kernel::Vfs& vfs, const std::vector<CpuId>& cpus, const RunControl& control, sim::Rng& rng) = 0;
+  virtual std::size_t process_count() const = 0;
+  virtual kernel::Process& process(std::size_t i) = 0;
+  virtual CountingSource& source(std::size_t i) = 0;
+  // The unit of one operation ("stat", "dbench op", "open/write/close loop").
+  virtual std::string op_unit() const = 0;
+  // Whether throughput is reported in MB/s from bytes read and written (dbench) rather than ops/s.
+  virtual bool reports_bytes() const { return false; }
+};
+
+struct WorkloadKind {
+  std::string_view name;
+  std::string_view summary;
+  // Reads the workload's parameters from `params` (a mapping; may be absent -> defaults) and
+  // makes the workload. Throws config::ConfigError for bad parameters.
+  std::unique_ptr<Workload> (*make)(const config::Node* params);
+};
+
+const std::vector<WorkloadKind>& workload_kinds();
+// Throws config::ConfigError at `at` naming the valid workloads when `name` is unknown.
+const WorkloadKind& find_workload(const std::string& name, const config::Node& at);
+
+}  // namespace walksim::workload
