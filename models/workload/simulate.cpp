@@ -65,6 +65,8 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
     r.bytes_per_s += ms.bytes_per_s();
     if (ms.ops) window_sum += static_cast<double>(ms.last - ms.first) / static_cast<double>(ms.ops);
     r.wall = std::max(r.wall, ts.finished);
+    r.processes.push_back({workload.process(i).cpu, ts.finished - ts.started, ts.cpu_time(), ps.user_time, ts.spin,
+                           ts.sleep, ms.total_ops});
     r.cpu += ts.cpu_time();
     r.user += ps.user_time;
     r.spin += ts.spin;

@@ -42,6 +42,13 @@ struct HotLine {
   Picos queued = 0;
 };
 
+// One process's own time accounting (ps) and operations over the whole run.
+struct ProcessTimes {
+  CpuId cpu = 0;
+  Picos wall = 0, cpu_time = 0, user = 0, spin = 0, sleep = 0;
+  std::uint64_t ops = 0;  // all operations, warm-up included
+};
+
 struct RunResult {
   std::uint32_t threads = 0;
   std::vector<CpuId> cpus;
@@ -60,6 +67,7 @@ struct RunResult {
   // Per measured operation.
   double atomic_rmw_per_op = 0, loads_per_op = 0, stores_per_op = 0, lock_acquires_per_op = 0;
   kernel::WalkStats walk;
+  std::vector<ProcessTimes> processes;
   std::vector<HotLine> hot;
   std::uint64_t mem_ops = 0;       // simulated memory operations (all threads, whole run)
   std::uint64_t events = 0;

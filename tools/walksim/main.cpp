@@ -7,6 +7,7 @@
 #include "tools/walksim/global_options.hpp"
 #include "tools/walksim/model_command.hpp"
 #include "tools/walksim/probe_command.hpp"
+#include "tools/walksim/run_command.hpp"
 #include "tools/walksim/trace_command.hpp"
 
 int main(int argc, char** argv) {
@@ -20,6 +21,8 @@ int main(int argc, char** argv) {
   cli::add_trace_command(app, global);
   cli::add_kernels_command(app, global);
   cli::add_model_command(app);
+  cli::add_run_command(app, global);
+  cli::add_validate_command(app, global);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

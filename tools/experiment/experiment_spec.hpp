@@ -1,0 +1,63 @@
+// An experiment as declared in experiments/*.yaml: one machine, one or more kernel variants, a
+// workload and its parameters, a thread sweep, how long to run, seeds and repeats, an optional
+// declared calibration, and (for validation files) the published figures it is checked against.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/config/strict_yaml.hpp"
+#include "models/kernel/kernel_spec.hpp"
+#include "models/workload/simulate.hpp"
+
+namespace walksim::experiment {
+
+// A published figure: what was measured, under which kernel and thread count, and how close the
+// prediction must come. Calibration points are inputs of the fit; the rest are predictions.
+struct PublishedPoint {
+  std::string metric;       // "ns_per_op", "throughput", "scaling_pct", "real_s", "user_s", "sys_s"
+  std::string kernel;
+  std::uint32_t threads = 1;
+  double value = 0;
+  std::string unit;
+  double tolerance_pct = 25;      // for scaling_pct: tolerance in percentage points
+  bool calibration = false;
+  std::string source;
+};
+
+struct Calibration {
+  std::string parameter;          // only "cpu_cost_scale" is fittable
+  std::vector<std::size_t> points;  // indices into `published` it is fitted to
+};
+
+struct ExperimentSpec {
+  std::string name;
+  std::string description;
+  std::string file;
+  std::string machine;
+  std::vector<std::string> kernels;
+  kernel::KernelOptions options;
+  std::string workload;
+  std::optional<config::Node> workload_params;  // kept as YAML: each workload reads its own
+  std::vector<std::uint32_t> threads;
+  workload::Placement placement = workload::Placement::kCoresFirst;
+  workload::RunControl control;
+  std::uint64_t seed = 1;
+  std::uint32_t repeats = 1;
+  double cost_scale = 1.0;                 // fixed scale of the kernel's private CPU costs
+  sim::Picos wakeup_latency = 0;           // sleeping-task wake-up (scheduler) latency
+  std::string wakeup_source;
+  std::uint64_t extrapolate_ops = 0;       // report times for this many ops per process (steady state)
+  std::size_t hot_lines = 10;
+  std::optional<Calibration> calibrate;
+  std::vector<PublishedPoint> published;
+  std::string citation;                    // for validation files
+};
+
+// Reads and checks an experiment file. Machine and kernel names are checked to exist in
+// `config_root` (configs/). Every mistake is a config::ConfigError with file, line and key.
+ExperimentSpec load_experiment(const std::string& path, const std::string& config_root);
+
+}  // namespace walksim::experiment
