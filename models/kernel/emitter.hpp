@@ -47,6 +47,14 @@ class Emitter {
   void hash_bucket_lock(std::uint32_t bucket, bool lock);  // bit-spinlock in the bucket head (2.6.38)
   // Private CPU work: the variant's cost of `step` in cycles, times `times`.
   void compute(std::string_view step, double times = 1.0);
+  // Private work of a fixed duration (not scaled: a workload's own parameter).
+  void compute_ps(Picos ps) {
+    KOp op;
+    op.kind = KOpKind::kCompute;
+    op.field = "work";
+    op.ps = ps;
+    if (ps > 0) out_.push_back(op);
+  }
 
   // Composite kernel helpers honouring the variant's switches.
   void dget(DentryId d);                 // take a reference on a dentry

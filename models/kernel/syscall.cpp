@@ -21,6 +21,7 @@ constexpr Entry kTable[] = {
     {"unlink", Sys::kUnlink, 1, false}, {"rename", Sys::kRename, 2, false}, {"mkdir", Sys::kMkdir, 1, false},
     {"rmdir", Sys::kRmdir, 1, false},   {"readdir", Sys::kReaddir, 1, false}, {"statfs", Sys::kStatfs, 1, false},
     {"fsync", Sys::kFsync, 1, false},   {"utime", Sys::kUtime, 1, false},   {"fcntl-lock", Sys::kFcntlLock, 1, false},
+    {"lock-hold", Sys::kLockHold, 0, true},
 };
 
 std::string names() {
@@ -57,7 +58,7 @@ Syscall parse_syscall(const std::string& text) {
     }
     return words[i++];
   };
-  s.path = need("a path");
+  if (entry->paths >= 1) s.path = need("a path");
   if (entry->paths == 2) s.path2 = need("a second path");
   if (entry->bytes) {
     const std::string& n = need("a byte count");
@@ -94,7 +95,7 @@ Syscall parse_syscall(const std::string& text) {
 }
 
 std::string to_string(const Syscall& s) {
-  std::string out = std::string(sys_name(s.sys)) + " " + s.path;
+  std::string out = std::string(sys_name(s.sys)) + (s.path.empty() ? "" : " " + s.path);
   if (!s.path2.empty()) out += " " + s.path2;
   if (s.bytes) out += " " + std::to_string(s.bytes);
   if (s.sys == Sys::kOpen) {

@@ -14,6 +14,7 @@ enum class Sys : std::uint8_t {
   kStat, kLstat, kFstat, kOpen, kClose, kRead, kPread, kWrite, kPwrite, kUnlink, kRename, kMkdir, kRmdir,
   kReaddir,  // opendir + readdir (getdents until empty) + closedir
   kStatfs, kFsync, kUtime, kFcntlLock,
+  kLockHold,  // not a system call: spin_lock(test_lock), `bytes` ns of work, spin_unlock (lock-loop)
 };
 
 struct Syscall {
