@@ -71,7 +71,19 @@ void MemorySystem::forget_domain_if_empty(LineState& s, DomainId d) {
   if (s.dirty_domain == static_cast<std::int32_t>(d)) s.dirty_domain = kNone;
 }
 
+std::size_t MemorySystem::bytes_per_line() const {
+  // Each IdSet is a vector of 64-bit words; malloc rounds small blocks up to 32 bytes.
+  const auto heap = [](std::size_t words) { return std::max<std::size_t>(32, (words * 8 + 8 + 15) / 16 * 16); };
+  return sizeof(LineState) + heap((m_.cores() + 63) / 64) + heap((m_.domains() + 63) / 64);
+}
+
 AccessResult MemorySystem::access(Picos now, CpuId cpu, LineId id, AccessKind kind, std::uint64_t value) {
+  if (floor_) {
+    AccessResult r;
+    r.start = now;
+    r.done = now + 1000;
+    return r;
+  }
   LineState& s = lines_[id];
   const CoreId c = m_.core_of(cpu);
   const DomainId d = dom(c);

@@ -51,6 +51,13 @@ class MemorySystem {
   // invariants afterwards (single writer, directory agrees with caches, every copy current).
   MemorySystem(const machine::Machine& m, bool check);
 
+  // The generation floor of `walksim bench`: every access costs one nanosecond and no state is
+  // kept, so a run measures what producing the operation streams costs without timing them.
+  void set_floor_mode(bool on) { floor_ = on; }
+
+  // Simulator memory per line: the line record and its presence sets (heap included).
+  std::size_t bytes_per_line() const;
+
   // A new line homed on `home`, or on the node of the first core that touches it.
   LineId add_line(std::optional<machine::NodeId> home = std::nullopt);
   std::size_t line_count() const { return lines_.size(); }
@@ -95,6 +102,7 @@ class MemorySystem {
   const machine::Machine& m_;
   std::unique_ptr<ProtocolTiming> timing_;
   bool check_;
+  bool floor_ = false;
   std::vector<LineState> lines_;
   std::vector<std::vector<machine::SetAssocCache>> private_;  // [core][private level]
   std::vector<machine::SetAssocCache> llc_;                   // [domain], empty if no shared level

@@ -34,6 +34,7 @@ std::vector<CpuId> place(const machine::Machine& m, std::uint32_t threads, Place
 RunResult simulate(const RunSpec& spec, Workload& workload) {
   const machine::Machine& m = *spec.machine;
   coherence::MemorySystem mem(m, spec.check);
+  mem.set_floor_mode(spec.floor);
   kernel::Vfs vfs(mem, *spec.kernel);
   sim::Simulation sim(spec.seed);
   sim::Rng rng(spec.seed ^ 0x5eed);
@@ -88,6 +89,9 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
   }
   r.sys = r.cpu - r.user;
   r.events = sim.events_run();
+  r.lines = mem.line_count();
+  r.bytes_per_line = mem.bytes_per_line();
+  r.simulated = r.wall;
   const std::size_t n = workload.process_count();
   r.ns_per_op = n ? window_sum / static_cast<double>(n) / 1000.0 : 0;
   r.cpu_utilisation = r.wall ? static_cast<double>(r.cpu) / (static_cast<double>(r.wall) * static_cast<double>(n)) : 0;

@@ -29,6 +29,7 @@ struct RunSpec {
   Picos mutex_wakeup = 0;        // a sleeping mutex waiter's wake-up latency
   bool check = false;            // coherence invariants after every access (slow)
   std::size_t hot_lines = 10;    // how many of the hottest lines to report
+  bool floor = false;            // generation floor: no timing or coherence (walksim bench)
 };
 
 struct HotLine {
@@ -71,6 +72,9 @@ struct RunResult {
   std::vector<HotLine> hot;
   std::uint64_t mem_ops = 0;       // simulated memory operations (all threads, whole run)
   std::uint64_t events = 0;
+  std::uint64_t lines = 0;         // cachelines the memory system tracked
+  std::size_t bytes_per_line = 0;  // simulator memory per tracked line (structural)
+  Picos simulated = 0;             // simulated time of the run
 };
 
 // Runs one point. The workload must be freshly made (it is built here).

@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   cli::add_model_command(app);
   cli::add_run_command(app, global);
   cli::add_validate_command(app, global);
+  cli::add_bench_command(app, global);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "models/config/config_error.hpp"
+#include "tools/experiment/bench.hpp"
 #include "tools/experiment/experiment_spec.hpp"
 #include "tools/experiment/validation.hpp"
 #include "tools/experiment/writers.hpp"
@@ -98,6 +99,30 @@ void add_validate_command(CLI::App& app, const GlobalOptions& global) {
     }
     std::filesystem::rename(tmp, doc);
     if (!o->json) fmt::print("wrote {}\n", doc);
+  });
+}
+
+}  // namespace walksim::cli
+
+namespace walksim::cli {
+
+void add_bench_command(CLI::App& app, const GlobalOptions& global) {
+  auto* cmd = app.add_subcommand("bench", "Time the simulator on fixed scenarios (mem ops/s, events/s, overhead over "
+                                          "the generation floor, peak RSS)");
+  struct Opts {
+    bool json = false;
+    std::vector<std::string> only;
+  };
+  auto o = std::make_shared<Opts>();
+  cmd->add_flag("--json", o->json, "Print JSON");
+  cmd->add_option("--scenario", o->only, "Run only these scenarios")->check(CLI::IsMember(experiment::bench_scenarios()));
+  cmd->callback([o, &global] {
+    const auto r = experiment::run_bench(resolve_config_root(global.configs), o->only);
+    if (o->json) {
+      std::cout << experiment::bench_json(r).dump(2) << "\n";
+    } else {
+      experiment::print_bench(r, std::cout);
+    }
   });
 }
 

@@ -1,0 +1,163 @@
+// The scenarios are built in code (not YAML) so that figures stay comparable across versions.
+#include "tools/experiment/bench.hpp"
+
+#include <fmt/core.h>
+#include <fmt/ostream.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <functional>
+#include <stdexcept>
+
+#include "models/config/strict_yaml.hpp"
+#include "models/kernel/kernel_loader.hpp"
+#include "models/machine/machine_loader.hpp"
+#include "models/workload/simulate.hpp"
+#include "models/workload/workload_registry.hpp"
+
+namespace walksim::experiment {
+namespace {
+
+struct Scenario {
+  std::string name;
+  std::string machine;
+  std::string kernel;
+  std::string workload;
+  std::string params;  // YAML mapping text
+  std::uint32_t threads;
+  std::uint64_t ops_per_process;
+};
+
+std::vector<Scenario> scenarios() {
+  return {
+      {"dbench-64-altix-2.6.35", "altix-32n64c", "linux-2.6.35", "dbench", "{statfs: false}", 64, 150},
+      {"dbench-64-altix-store-free", "altix-32n64c", "vfs-scale-2010", "dbench", "{statfs: false}", 64, 1500},
+      {"stat-loop-64-2.6.38", "altix-32n64c", "linux-2.6.38", "stat-loop", "{path_components: 4}", 64, 3000},
+      {"git-diff-20-preload-westmere", "westmere-ep-2s12c", "linux-2.6.38", "git-diff", "{preload: true}", 20, 0},
+  };
+}
+
+workload::RunResult run_one(const Scenario& s, const std::string& root, bool floor) {
+  machine::Machine m(machine::load_machine(s.machine, {root + "/machines"}));
+  const auto k = kernel::load_kernel(s.kernel, {root + "/kernels"});
+  const config::Node params = config::load_string(s.params, "bench scenario " + s.name);
+  const config::Node at = config::load_string("x: 1", "bench");
+  const auto& kind = workload::find_workload(s.workload, at);
+  auto w = kind.make(&params);
+  workload::RunSpec rs;
+  rs.machine = &m;
+  rs.kernel = &k;
+  rs.threads = s.threads;
+  rs.control.ops_per_process = s.ops_per_process;
+  rs.mutex_wakeup = sim::from_ns(5000);
+  rs.floor = floor;
+  rs.hot_lines = 0;
+  return workload::simulate(rs, *w);
+}
+
+// Runs `fn` in a child; returns its output line and the child's peak RSS in MB.
+std::pair<std::string, double> in_child(const std::function<std::string()>& fn) {
+  int fds[2];
+  if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    close(fds[0]);
+    std::string out;
+    try {
+      out = fn();
+    } catch (const std::exception& e) {
+      out = std::string("error ") + e.what();
+    }
+    const ssize_t n = write(fds[1], out.data(), out.size());
+    (void)n;
+    close(fds[1]);
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string out;
+  char buf[4096];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) out.append(buf, static_cast<std::size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  struct rusage ru {};
+  wait4(pid, &status, 0, &ru);
+  return {out, static_cast<double>(ru.ru_maxrss) / 1024.0};
+}
+
+}  // namespace
+
+std::vector<std::string> bench_scenarios() {
+  std::vector<std::string> out;
+  for (const auto& s : scenarios()) out.push_back(s.name);
+  return out;
+}
+
+std::vector<BenchResult> run_bench(const std::string& root, const std::vector<std::string>& only) {
+  std::vector<BenchResult> results;
+  for (const auto& s : scenarios()) {
+    if (!only.empty() && std::find(only.begin(), only.end(), s.name) == only.end()) continue;
+    auto timed = [&](bool floor) {
+      return in_child([&] {
+        const auto t0 = std::chrono::steady_clock::now();
+        const auto r = run_one(s, root, floor);
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return fmt::format("{} {} {} {} {} {}", secs, r.mem_ops, r.events, sim::to_ns(r.simulated), r.lines,
+                           r.bytes_per_line);
+      });
+    };
+    const auto [sim_out, rss] = timed(false);
+    const auto [floor_out, floor_rss] = timed(true);
+    (void)floor_rss;
+    if (sim_out.rfind("error", 0) == 0) throw std::runtime_error("bench scenario " + s.name + ": " + sim_out);
+    if (floor_out.rfind("error", 0) == 0) throw std::runtime_error("bench scenario " + s.name + ": " + floor_out);
+    BenchResult b;
+    b.name = s.name;
+    double sim_ns = 0;
+    std::sscanf(sim_out.c_str(), "%lf %lu %lu %lf %lu %zu", &b.host_s, &b.mem_ops, &b.events, &sim_ns, &b.lines,
+                &b.bytes_per_line);
+    std::sscanf(floor_out.c_str(), "%lf", &b.floor_host_s);
+    b.mem_ops_per_s = static_cast<double>(b.mem_ops) / b.host_s;
+    b.events_per_s = static_cast<double>(b.events) / b.host_s;
+    b.simulated_per_host_s = sim_ns * 1e-9 / b.host_s;
+    b.overhead = b.floor_host_s > 0 ? b.host_s / b.floor_host_s : 0;
+    b.peak_rss_mb = rss;
+    results.push_back(b);
+  }
+  return results;
+}
+
+nlohmann::json bench_json(const std::vector<BenchResult>& r) {
+  nlohmann::json j;
+  j["scenarios"] = nlohmann::json::array();
+  for (const auto& b : r) {
+    j["scenarios"].push_back({{"name", b.name},
+                              {"mem_ops", b.mem_ops},
+                              {"events", b.events},
+                              {"host_s", b.host_s},
+                              {"mem_ops_per_s", b.mem_ops_per_s},
+                              {"events_per_s", b.events_per_s},
+                              {"simulated_s_per_host_s", b.simulated_per_host_s},
+                              {"floor_host_s", b.floor_host_s},
+                              {"overhead", b.overhead},
+                              {"peak_rss_mb", b.peak_rss_mb},
+                              {"lines", b.lines},
+                              {"bytes_per_line", b.bytes_per_line}});
+  }
+  return j;
+}
+
+void print_bench(const std::vector<BenchResult>& r, std::ostream& out) {
+  fmt::print(out, "{:<30} {:>11} {:>8} {:>13} {:>12} {:>13} {:>8} {:>9} {:>9} {:>10}\n", "scenario", "mem ops",
+             "host s", "mem ops/s", "events/s", "sim us/host s", "floor s", "overhead", "peak MB", "B/line");
+  for (const auto& b : r) {
+    fmt::print(out, "{:<30} {:>11} {:>8.2f} {:>12.3g} {:>12.3g} {:>13.1f} {:>8.2f} {:>8.2f}x {:>9.1f} {:>10}\n", b.name,
+               b.mem_ops, b.host_s, b.mem_ops_per_s, b.events_per_s, b.simulated_per_host_s * 1e6, b.floor_host_s,
+               b.overhead, b.peak_rss_mb, b.bytes_per_line);
+  }
+}
+
+}  // namespace walksim::experiment
