@@ -120,6 +120,14 @@ int dentry_open(Ctx& c, DentryId d, bool write, bool directory) {
   }
   fd_table_update(c);
   c.e.load(c.vfs.dentry(d).inode, "i_op");  // fsnotify_open: no watchers
+  ++c.p.fd_generation;
+  // The lowest free descriptor, as the kernel allocates them.
+  for (std::size_t i = 0; i < c.p.fds.size(); ++i) {
+    if (!c.p.fds[i].open) {
+      c.p.fds[i] = f;
+      return static_cast<int>(i);
+    }
+  }
   c.p.fds.push_back(f);
   return static_cast<int>(c.p.fds.size() - 1);
 }
@@ -440,6 +448,7 @@ void sys_close(Ctx& c, const Syscall& s) {
   c.e.atomic(c.p.cred, "usage", -1);        // ...drops the cred
   put_path(c.e, f.dentry);
   f.open = false;
+  ++c.p.fd_generation;
   c.p.free_files.push_back(f.file);
 }
 

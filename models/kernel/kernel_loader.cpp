@@ -89,6 +89,7 @@ void read_layouts(const Node& root, KernelSpec& k) {
       }
       layout.lines.push_back(std::move(fields));
     }
+    layout.index();
     k.layouts[type] = std::move(layout);
   }
 }

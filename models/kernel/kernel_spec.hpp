@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/time.hpp"
@@ -34,10 +36,29 @@ enum class InodeFree : std::uint8_t { kImmediate, kRcu };
 
 // Fields of one object type by 64-byte line: lines[i] lists the fields on line i. On machines
 // with longer lines (128 B on Itanium) consecutive 64-byte lines fold into one.
+struct FieldSlot {
+  std::uint32_t line64 = 0;  // 64-byte line index
+  std::uint32_t word = 0;    // position of the field in layout order (its word within the object)
+};
+
+// Hash for string keys that also accepts string_views, so lookups need not build a string.
+struct StringHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
 struct ObjectLayout {
   std::string type;
   std::vector<std::vector<std::string>> lines;
   std::map<std::string, std::uint32_t> line_of;  // field -> 64-byte line index
+  std::unordered_map<std::string, FieldSlot, StringHash, std::equal_to<>> slots;  // built from `lines`
+  void index() {
+    slots.clear();
+    std::uint32_t word = 0;
+    for (std::uint32_t i = 0; i < lines.size(); ++i) {
+      for (const auto& f : lines[i]) slots[f] = {i, word++};
+    }
+  }
 };
 
 // Private CPU work of each step, in cycles of the machine it runs on. Each carries a source or is

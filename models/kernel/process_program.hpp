@@ -5,6 +5,8 @@
 #pragma once
 
 #include <functional>
+#include <string>
+#include <unordered_map>
 
 #include "models/kernel/kernel_runtime.hpp"
 
@@ -31,10 +33,23 @@ class ProcessProgram final : public exec::Program {
   void set_observer(Observer o) { observer_ = std::move(o); }
 
  private:
+  // Expands the current call, reusing an earlier expansion of the same call when the call changes
+  // nothing and the dentry tree has not changed since (a stat loop expands once).
+  const Expansion& expand(bool force_ref);
+
+  struct Cached {
+    std::uint64_t generation = 0;
+    std::uint64_t fd_generation = 0;
+    Expansion exp;
+    WalkStats delta;  // what expanding it added to the walk statistics
+  };
+
   KernelRuntime& rt_;
   Process& p_;
   SyscallSource& source_;
   Expansion exp_;
+  const Expansion* active_exp_ = &exp_;
+  std::unordered_map<std::string, Cached> cache_;
   KOpRunner runner_;
   Syscall current_;
   bool active_ = false;

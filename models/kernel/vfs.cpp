@@ -11,7 +11,8 @@ constexpr std::uint32_t kHashBuckets = 1u << 14;  // 8-byte bucket heads, 8 per 
 constexpr std::uint32_t kBucketsPerLine = 8;
 }  // namespace
 
-Vfs::Vfs(coherence::MemorySystem& mem, const KernelSpec& spec) : mem_(mem), spec_(spec) {
+Vfs::Vfs(coherence::MemorySystem& mem, const KernelSpec& spec)
+    : mem_(mem), spec_(spec), fold_(std::max<std::uint32_t>(1, mem.machine().spec().line_size / 64)) {
   const auto& m = mem.machine();
   globals_ = new_object("globals", "globals", true, 0u);
   sb_ = new_object("super_block", "super_block", true, 0u);
@@ -50,7 +51,7 @@ ObjId Vfs::new_object(const std::string& type, std::string name, bool shared, st
   for (const auto& l : layout.lines) fields += l.size();
   next_word_ += static_cast<std::uint32_t>(fields);
   // 64-byte layout lines fold onto longer machine lines.
-  const std::uint32_t fold = std::max<std::uint32_t>(1, mem_.machine().spec().line_size / 64);
+  const std::uint32_t fold = fold_;
   const std::size_t count = (layout.lines.size() + fold - 1) / fold;
   for (std::size_t i = 0; i < count; ++i) {
     const LineId line = mem_.add_line(home);
@@ -67,29 +68,18 @@ ObjId Vfs::new_object(const std::string& type, std::string name, bool shared, st
 }
 
 bool Vfs::has_field(ObjId id, std::string_view field) const {
-  const auto& lo = objects_[id].layout->line_of;
-  return lo.find(std::string(field)) != lo.end();
+  const auto& slots = objects_[id].layout->slots;
+  return slots.find(field) != slots.end();
 }
 
 FieldRef Vfs::field(ObjId id, std::string_view name) const {
   const Object& o = objects_[id];
-  const auto it = o.layout->line_of.find(std::string(name));
-  if (it == o.layout->line_of.end()) {
+  const auto it = o.layout->slots.find(name);
+  if (it == o.layout->slots.end()) {
     throw std::invalid_argument("kernel '" + spec_.name + "': object type '" + o.layout->type + "' has no field '" +
                                 std::string(name) + "' in its layout");
   }
-  // The word id is the field's position in layout order.
-  std::uint32_t index = 0;
-  for (const auto& line : o.layout->lines) {
-    for (const auto& f : line) {
-      if (f == name) {
-        const std::uint32_t fold = std::max<std::uint32_t>(1, mem_.machine().spec().line_size / 64);
-        return {o.lines[it->second / fold], o.first_word + index, std::string_view(f)};
-      }
-      ++index;
-    }
-  }
-  throw std::logic_error("layout index out of step");
+  return {o.lines[it->second.line64 / fold_], o.first_word + it->second.word, std::string_view(it->first)};
 }
 
 std::optional<DentryId> Vfs::child(DentryId parent, std::string_view name) const {
@@ -128,6 +118,7 @@ DentryId Vfs::add_dentry(DentryId parent, const std::string& name, bool dir, boo
   dentries_.push_back(std::move(d));
   const auto id = static_cast<DentryId>(dentries_.size() - 1);
   dentries_[parent].children.emplace(name, id);
+  ++generation_;
   return id;
 }
 
@@ -135,6 +126,7 @@ void Vfs::remove_dentry(DentryId d) {
   Dentry& x = dentries_[d];
   if (x.parent != kNoDentry) dentries_[x.parent].children.erase(x.name);
   x.negative = true;
+  ++generation_;
 }
 
 void Vfs::move_dentry(DentryId d, DentryId new_parent, const std::string& new_name) {
@@ -145,6 +137,7 @@ void Vfs::move_dentry(DentryId d, DentryId new_parent, const std::string& new_na
   x.name = new_name;
   x.bucket = bucket_of(new_parent, new_name);
   dentries_[new_parent].children.emplace(new_name, d);
+  ++generation_;
 }
 
 DentryId Vfs::mkpath(const std::string& path, bool shared, std::optional<std::uint32_t> home) {

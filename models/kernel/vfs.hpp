@@ -70,6 +70,7 @@ struct Process {
   DentryId cwd = 0;
   DentryId root = 0;
   std::vector<OpenFile> fds;       // index = fd
+  std::uint64_t fd_generation = 0; // increases when a descriptor is opened or closed
   std::vector<ObjId> free_files;   // the slab's free file objects of this CPU, reused first
 };
 
@@ -94,6 +95,9 @@ class Vfs {
   const Dentry& dentry(DentryId d) const { return dentries_[d]; }
   Dentry& dentry(DentryId d) { return dentries_[d]; }
   DentryId dentry_count() const { return static_cast<DentryId>(dentries_.size()); }
+  // Increases whenever the dentry tree changes (a name added, removed or moved), so that an
+  // expansion made against one state of the tree can tell whether it still applies.
+  std::uint64_t generation() const { return generation_; }
   std::optional<DentryId> child(DentryId parent, std::string_view name) const;
   DentryId add_dentry(DentryId parent, const std::string& name, bool dir, bool shared, std::optional<std::uint32_t> home);
   void remove_dentry(DentryId d);  // unlink: drop from parent and hash; the slot is not reused
@@ -132,6 +136,8 @@ class Vfs {
   std::vector<LineLabel> labels_;
   std::vector<ObjId> percpu_;
   std::vector<LineId> hash_lines_;
+  std::uint32_t fold_;  // 64-byte layout lines per machine line
+  std::uint64_t generation_ = 0;
   std::uint32_t next_word_ = 0;
   std::uint32_t hash_word_base_ = 0;
   ObjId globals_ = 0, mount_ = 0, sb_ = 0;
