@@ -7,6 +7,14 @@ namespace walksim::workload {
 const std::vector<WorkloadKind>& workload_kinds() {
   static const std::vector<WorkloadKind> kinds{
       kStatLoopKind,
+      kOpenbenchKind,
+      kDbenchKind,
+      kGitDiffKind,
+      kOpenCloseKind,
+      kCreatUnlinkKind,
+      kKbuildKind,
+      kTraceReplayKind,
+      kLockLoopKind,
   };
   return kinds;
 }

@@ -6,5 +6,13 @@
 namespace walksim::workload {
 
 extern const WorkloadKind kStatLoopKind;
+extern const WorkloadKind kOpenbenchKind;
+extern const WorkloadKind kDbenchKind;
+extern const WorkloadKind kGitDiffKind;
+extern const WorkloadKind kOpenCloseKind;
+extern const WorkloadKind kCreatUnlinkKind;
+extern const WorkloadKind kKbuildKind;
+extern const WorkloadKind kTraceReplayKind;
+extern const WorkloadKind kLockLoopKind;
 
 }  // namespace walksim::workload

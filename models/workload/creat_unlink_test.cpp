@@ -1,0 +1,52 @@
+// creat-unlink: every iteration creates the process's file, closes and unlinks it, so each create
+// is a real one (the unlink never fails); the same atomics every iteration; a shared directory
+// makes processes wait on its i_mutex where private directories do not.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "models/workload/test_support.hpp"
+
+namespace walksim::workload {
+namespace {
+
+using testing::RunArgs;
+
+RunResult creat_unlink(const std::string& kernel, std::uint32_t threads, std::uint64_t ops,
+                       const std::string& params = "") {
+  auto w = testing::make(kCreatUnlinkKind, params);
+  RunArgs a;
+  a.kernel = kernel;
+  a.threads = threads;
+  a.control.ops_per_process = ops;
+  return testing::run(a, *w);
+}
+
+TEST(CreatUnlink, EveryIterationCreatesClosesAndUnlinksTheFile) {
+  const auto r = creat_unlink("linux-2.6.35", 3, 30);
+  EXPECT_EQ(r.ops, 90u);
+  EXPECT_EQ(r.calls, 270u);
+  EXPECT_EQ(r.failed, 0u);  // each unlink found the file its create made
+}
+
+TEST(CreatUnlink, EveryIterationCostsTheSameAtomics) {
+  for (const std::string k : {"linux-2.6.35", "linux-2.6.38"}) {
+    const double a = creat_unlink(k, 1, 10).atomic_rmw_per_op, b = creat_unlink(k, 1, 30).atomic_rmw_per_op;
+    EXPECT_NEAR(a, b, 1e-9) << k;
+    EXPECT_NEAR(a, std::round(a), 1e-9) << k;
+  }
+  // Creating and unlinking costs more than walking to an existing file.
+  EXPECT_GT(creat_unlink("linux-2.6.35", 1, 10).atomic_rmw_per_op,
+            static_cast<double>(testing::call_rmw("linux-2.6.35", "open ./f0 O_WRONLY|O_CREAT", "/mnt/ram") +
+                                testing::call_rmw("linux-2.6.35", "close ./f0", "/mnt/ram")));
+}
+
+TEST(CreatUnlink, ASharedDirectorysMutexIsContendedWherePrivateOnesAreNot) {
+  const auto shared = creat_unlink("linux-2.6.38", 4, 30);
+  const auto priv = creat_unlink("linux-2.6.38", 4, 30, "shared_dir: false\n");
+  EXPECT_EQ(priv.failed, 0u);
+  EXPECT_GT(shared.sleep + shared.spin, priv.sleep + priv.spin);
+}
+
+}  // namespace
+}  // namespace walksim::workload

@@ -1,0 +1,384 @@
+// The synthetic loadfile: the pass's operations are grouped into units (a handle's life from its
+// NTCreateX to its Close with the reads, writes and queries on it; a single path operation; an
+// unlink following a create), the units are shuffled, and up to `max_open` handle units are
+// interleaved at a time. Follow-ups (rename, unlink, rmdir) start a few units after the handle
+// they follow is closed, so temporary files live briefly, as in the netbench trace.
+#include "models/workload/dbench_loadfile.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <set>
+#include <stdexcept>
+
+namespace walksim::workload::dbench {
+
+namespace {
+
+constexpr const char* kDirs[] = {"PARADOX", "PM", "COREL", "WORDPRO", "PWRPNT", "WORD", "EXCEL", "ACCESS", "SEED"};
+constexpr const char* kExts[] = {"DOC", "XLS", "PPT", "CDR", "DB", "PX", "LWP", "PRN", "BMP", "CFG", "CPT", "TXT"};
+constexpr double kQueryPathBeforeCreate = 0.5;  // share of creates preceded by a failing QUERY_PATH_INFORMATION
+constexpr double kQueryPathOnDir = 0.1;         // share of successful QUERY_PATH_INFORMATION naming a directory
+constexpr double kFindFirstInDmtmp = 0.8;     // FIND_FIRST "~dmtmp\<.JNK" (as in client_plain.txt), else a subdirectory
+constexpr double kStartProbability = 0.3;     // per step, start a new unit rather than advance an open handle
+constexpr std::uint64_t kFollowUpDelay = 16;  // follow-ups start within this many units
+
+struct Unit {
+  std::vector<LoadOp> ops;
+  bool handle = false;          // holds a handle across steps (interleaved with other units)
+  std::vector<Unit> follow_up;  // at most one: started a few units after this one ends
+};
+
+// An 8.3 name not yet used in `used`.
+std::string fresh_name(sim::Rng& rng, std::set<std::string>& used, const char* ext = nullptr) {
+  static constexpr char kChars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  for (;;) {
+    const std::size_t len = 3 + rng.below(6);
+    std::string s;
+    for (std::size_t i = 0; i < len; ++i) s += kChars[rng.below(i == 0 ? 26 : 36)];
+    s += ".";
+    s += ext ? ext : kExts[rng.below(std::size(kExts))];
+    if (used.insert(s).second) return s;
+  }
+}
+
+std::uint64_t scaled(double count, double scale) { return static_cast<std::uint64_t>(std::llround(count * scale)); }
+
+LoadOp op(OpKind k, std::string path, std::uint32_t bytes = 0) {
+  LoadOp o;
+  o.kind = k;
+  o.path = std::move(path);
+  o.bytes = bytes;
+  return o;
+}
+
+}  // namespace
+
+const char* op_name(OpKind k) {
+  static constexpr const char* kNames[] = {"NTCreateX (open)",
+                                           "NTCreateX (missing)",
+                                           "NTCreateX (create)",
+                                           "NTCreateX (mkdir)",
+                                           "NTCreateX (open-if)",
+                                           "Close",
+                                           "ReadX",
+                                           "WriteX",
+                                           "QUERY_PATH_INFORMATION",
+                                           "QUERY_FILE_INFORMATION",
+                                           "QUERY_FS_INFORMATION",
+                                           "FIND_FIRST",
+                                           "Unlink",
+                                           "Rename",
+                                           "Flush",
+                                           "Rmdir",
+                                           "SET_FILE_INFORMATION",
+                                           "LockX",
+                                           "UnlockX"};
+  return kNames[static_cast<std::size_t>(k)];
+}
+
+double Mix::total() const {
+  const double closes = open_existing + create + mkdir + open_if;
+  return read + write + open_existing + open_missing + create + mkdir + open_if + closes + query_file + query_path +
+         find_first + query_fs + flush + rename + create /* unlinks */ + mkdir /* rmdirs */ + set_file_info + 2 * lock;
+}
+
+std::string parent_of(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+ClientTree make_client_tree(std::uint32_t files_per_dir, sim::Rng& rng) {
+  ClientTree t;
+  t.dirs.push_back("~dmtmp");
+  for (const char* d : kDirs) {
+    const std::string dir = std::string("~dmtmp/") + d;
+    t.dirs.push_back(dir);
+    std::set<std::string> used;
+    for (std::uint32_t i = 0; i < files_per_dir; ++i) t.files.push_back(dir + "/" + fresh_name(rng, used));
+  }
+  return t;
+}
+
+std::vector<LoadOp> make_loadfile(const ClientTree& tree, const LoadfileParams& p, sim::Rng& rng) {
+  if (tree.files.empty() || tree.dirs.size() < 2)
+    throw std::invalid_argument("dbench loadfile: the client tree is empty");
+  const Mix& m = p.mix;
+  const double s = static_cast<double>(p.ops) / m.total();
+  const std::uint64_t n_open = scaled(m.open_existing, s), n_missing = scaled(m.open_missing, s),
+                      n_create = scaled(m.create, s), n_mkdir = scaled(m.mkdir, s), n_open_if = scaled(m.open_if, s),
+                      n_read = scaled(m.read, s), n_write = scaled(m.write, s), n_qfile = scaled(m.query_file, s),
+                      n_qpath = scaled(m.query_path, s), n_find = scaled(m.find_first, s),
+                      n_qfs = p.statfs ? scaled(m.query_fs, s) : 0, n_flush = scaled(m.flush, s),
+                      n_sfile = scaled(m.set_file_info, s), n_lock = scaled(m.lock, s);
+  const std::uint64_t n_rename = std::min(scaled(m.rename, s), n_create);
+  const std::uint64_t file_sessions = n_open + n_create + n_open_if;
+  if (file_sessions == 0 && n_read + n_write + n_qfile + n_flush + n_sfile + n_lock > 0) {
+    throw std::invalid_argument("dbench loadfile: a pass of " + std::to_string(p.ops) + " ops has no file handles");
+  }
+
+  // Names in use per directory: the persistent files, then every temporary name of the pass.
+  std::vector<std::string> subdirs(tree.dirs.begin() + 1, tree.dirs.end());
+  std::vector<std::set<std::string>> used(subdirs.size());
+  for (const auto& f : tree.files) {
+    const auto dir = std::find(subdirs.begin(), subdirs.end(), parent_of(f));
+    if (dir != subdirs.end()) used[static_cast<std::size_t>(dir - subdirs.begin())].insert(f.substr(f.rfind('/') + 1));
+  }
+  auto temp_path = [&](const char* ext) {
+    const std::size_t d = rng.below(subdirs.size());
+    return subdirs[d] + "/" + fresh_name(rng, used[d], ext);
+  };
+  auto persistent = [&] { return tree.files[rng.below(tree.files.size())]; };
+
+  std::vector<Unit> sessions;  // file handles first (handle operations go to these), then directories
+  std::uint64_t qpath_left = n_qpath, missing_left = n_missing;
+  for (std::uint64_t i = 0; i < n_open + n_open_if; ++i) {
+    Unit u;
+    u.handle = true;
+    u.ops.push_back(op(i < n_open ? OpKind::kOpenExisting : OpKind::kOpenIf, persistent()));
+    sessions.push_back(std::move(u));
+  }
+  for (std::uint64_t i = 0; i < n_create; ++i) {
+    Unit u;
+    u.handle = true;
+    const std::size_t d = rng.below(subdirs.size());
+    const std::string path = subdirs[d] + "/" + fresh_name(rng, used[d]);
+    if (qpath_left > 0 && rng.uniform() < kQueryPathBeforeCreate) {
+      LoadOp q = op(OpKind::kQueryPathInfo, path);
+      q.exists = false;
+      u.ops.push_back(q);
+      --qpath_left;
+    }
+    if (missing_left > 0) {  // the client first tries to open the name, which fails
+      u.ops.push_back(op(OpKind::kOpenMissing, path));
+      --missing_left;
+    }
+    u.ops.push_back(op(OpKind::kCreate, path));
+    // After the Close: an optional rename within the directory, then the unlink.
+    Unit unlink;
+    if (i < n_rename) {
+      LoadOp r = op(OpKind::kRename, path);
+      r.path2 = subdirs[d] + "/" + fresh_name(rng, used[d]);
+      unlink.ops.push_back(op(OpKind::kUnlink, r.path2));
+      Unit rename;
+      rename.ops.push_back(std::move(r));
+      rename.follow_up.push_back(std::move(unlink));
+      u.follow_up.push_back(std::move(rename));
+    } else {
+      unlink.ops.push_back(op(OpKind::kUnlink, path));
+      u.follow_up.push_back(std::move(unlink));
+    }
+    sessions.push_back(std::move(u));
+  }
+  // Handle operations, each on a random file handle, in random order within it.
+  std::vector<std::vector<LoadOp>> middle(sessions.size());
+  auto spread = [&](OpKind k, std::uint64_t n, std::uint32_t bytes) {
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const std::size_t s_i = rng.below(sessions.size());
+      middle[s_i].push_back(op(k, sessions[s_i].ops.back().path, bytes));
+    }
+  };
+  spread(OpKind::kReadX, n_read, p.io_size);
+  spread(OpKind::kWriteX, n_write, p.io_size);
+  spread(OpKind::kQueryFileInfo, n_qfile, 0);
+  spread(OpKind::kFlush, n_flush, 0);
+  spread(OpKind::kSetFileInfo, n_sfile, 0);
+  spread(OpKind::kLockX, n_lock, 0);
+  for (std::size_t i = 0; i < sessions.size(); ++i) {
+    auto& mid = middle[i];
+    for (std::size_t k = mid.size(); k > 1; --k) std::swap(mid[k - 1], mid[rng.below(k)]);
+    const std::string path = sessions[i].ops.back().path;
+    for (auto& o : mid) {
+      const bool lock = o.kind == OpKind::kLockX;
+      sessions[i].ops.push_back(std::move(o));
+      if (lock) sessions[i].ops.push_back(op(OpKind::kUnlockX, path));
+    }
+    sessions[i].ops.push_back(op(OpKind::kClose, path));
+  }
+  for (std::uint64_t i = 0; i < n_mkdir; ++i) {
+    const std::size_t d = rng.below(subdirs.size());
+    std::string name;
+    do {
+      name = "D" + std::to_string(rng.below(100000));
+    } while (!used[d].insert(name).second);
+    const std::string path = subdirs[d] + "/" + name;
+    Unit u;
+    u.handle = true;
+    u.ops.push_back(op(OpKind::kMkdir, path));
+    u.ops.push_back(op(OpKind::kClose, path));
+    Unit rmdir;
+    rmdir.ops.push_back(op(OpKind::kRmdir, path));
+    u.follow_up.push_back(std::move(rmdir));
+    sessions.push_back(std::move(u));
+  }
+
+  std::vector<Unit> units = std::move(sessions);
+  auto single = [&](LoadOp o) {
+    Unit u;
+    u.ops.push_back(std::move(o));
+    units.push_back(std::move(u));
+  };
+  for (std::uint64_t i = 0; i < qpath_left; ++i) {
+    single(op(OpKind::kQueryPathInfo,
+              rng.uniform() < kQueryPathOnDir ? tree.dirs[rng.below(tree.dirs.size())] : persistent()));
+  }
+  for (std::uint64_t i = 0; i < missing_left; ++i) single(op(OpKind::kOpenMissing, temp_path("JNK")));
+  for (std::uint64_t i = 0; i < n_find; ++i) {
+    // A wildcard name: the stat of resolve_name fails, then the directory is listed.
+    const std::string dir = rng.uniform() < kFindFirstInDmtmp ? tree.dirs[0] : subdirs[rng.below(subdirs.size())];
+    single(op(OpKind::kFindFirst, dir + "/<.JNK"));
+  }
+  for (std::uint64_t i = 0; i < n_qfs; ++i) single(op(OpKind::kQueryFsInfo, "."));
+
+  for (std::size_t k = units.size(); k > 1; --k) std::swap(units[k - 1], units[rng.below(k)]);
+
+  // Interleave.
+  std::vector<LoadOp> out;
+  std::deque<Unit> ready(std::make_move_iterator(units.begin()), std::make_move_iterator(units.end()));
+  struct Active {
+    Unit unit;
+    std::size_t pos = 0;
+  };
+  std::vector<Active> active;
+  std::vector<std::pair<std::uint64_t, Unit>> delayed;  // (start after this many unit starts, unit)
+  std::uint64_t started = 0;
+  auto finish = [&](Unit& u) {
+    for (auto& f : u.follow_up) delayed.emplace_back(started + 1 + rng.below(kFollowUpDelay), std::move(f));
+  };
+  for (;;) {
+    for (std::size_t i = 0; i < delayed.size();) {
+      if (delayed[i].first <= started) {
+        ready.push_front(std::move(delayed[i].second));
+        delayed.erase(delayed.begin() + static_cast<std::ptrdiff_t>(i));
+      } else {
+        ++i;
+      }
+    }
+    const bool can_start = !ready.empty() && active.size() < p.max_open;
+    if (!can_start && active.empty()) {
+      if (delayed.empty()) break;
+      started = std::min_element(delayed.begin(), delayed.end(), [](const auto& a, const auto& b) {
+                  return a.first < b.first;
+                })->first;
+      continue;
+    }
+    if (can_start && (active.empty() || rng.uniform() < kStartProbability)) {
+      Unit u = std::move(ready.front());
+      ready.pop_front();
+      ++started;
+      if (!u.handle) {
+        for (auto& o : u.ops) out.push_back(std::move(o));
+        finish(u);
+        continue;
+      }
+      out.push_back(u.ops[0]);
+      active.push_back({std::move(u), 1});
+    } else {
+      const std::size_t a = rng.below(active.size());
+      Active& x = active[a];
+      out.push_back(x.unit.ops[x.pos++]);
+      if (x.pos == x.unit.ops.size()) {
+        finish(x.unit);
+        active.erase(active.begin() + static_cast<std::ptrdiff_t>(a));
+      }
+    }
+  }
+  return out;
+}
+
+std::uint32_t to_syscalls(const LoadOp& op, const std::string& prefix, std::vector<kernel::Syscall>& out) {
+  using kernel::Sys;
+  const std::string path = prefix + op.path;
+  auto call = [&](Sys sys, const std::string& p) -> kernel::Syscall& {
+    kernel::Syscall c;
+    c.sys = sys;
+    c.path = p;
+    out.push_back(std::move(c));
+    return out.back();
+  };
+  // resolve_name(): stat, and on a miss opendir/readdir/closedir of the parent.
+  auto resolve = [&](const std::string& rel, bool exists) -> std::uint32_t {
+    call(Sys::kStat, prefix + rel);
+    if (exists) return 0;
+    call(Sys::kReaddir, prefix + parent_of(rel));
+    return 1;
+  };
+  switch (op.kind) {
+    case OpKind::kOpenExisting:
+    case OpKind::kOpenIf: {
+      resolve(op.path, true);
+      auto& o = call(Sys::kOpen, path);
+      o.write = true;
+      o.create = op.kind == OpKind::kOpenIf;
+      call(Sys::kFstat, path);
+      return 0;
+    }
+    case OpKind::kOpenMissing:
+      resolve(op.path, false);
+      call(Sys::kOpen, path).write = true;
+      return 2;
+    case OpKind::kCreate: {
+      resolve(op.path, false);
+      auto& o = call(Sys::kOpen, path);
+      o.write = true;
+      o.create = true;
+      call(Sys::kFstat, path);
+      return 1;
+    }
+    case OpKind::kMkdir:
+      resolve(op.path, false);
+      call(Sys::kMkdir, path);
+      call(Sys::kOpen, path).directory = true;  // O_RDONLY|O_DIRECTORY
+      call(Sys::kFstat, path);
+      return 1;
+    case OpKind::kClose:
+      call(Sys::kClose, path);
+      return 0;
+    case OpKind::kReadX:
+      call(Sys::kPread, path).bytes = op.bytes;
+      return 0;
+    case OpKind::kWriteX:
+      call(Sys::kPwrite, path).bytes = op.bytes;
+      return 0;
+    case OpKind::kQueryPathInfo:
+      return resolve(op.path, op.exists);
+    case OpKind::kQueryFileInfo:
+      call(Sys::kFstat, path);
+      return 0;
+    case OpKind::kQueryFsInfo:
+      call(Sys::kStatfs, ".");  // statvfs(child->directory), the -D directory: the cwd
+      return 0;
+    case OpKind::kFindFirst:
+      // resolve_name of the wildcard fails and lists the directory; then the listing itself.
+      resolve(op.path, false);
+      call(Sys::kReaddir, prefix + parent_of(op.path));
+      return 1;
+    case OpKind::kUnlink:
+      resolve(op.path, true);
+      call(Sys::kUnlink, path);
+      return 0;
+    case OpKind::kRename:
+      resolve(op.path, true);
+      resolve(op.path2, false);
+      call(Sys::kRename, path).path2 = prefix + op.path2;
+      return 1;
+    case OpKind::kFlush:
+      call(Sys::kFsync, path);
+      return 0;
+    case OpKind::kRmdir:
+      resolve(op.path, true);
+      call(Sys::kRmdir, path);
+      return 0;
+    case OpKind::kSetFileInfo:
+      call(Sys::kFstat, path);
+      call(Sys::kUtime, path);
+      return 0;
+    case OpKind::kLockX:
+    case OpKind::kUnlockX:
+      call(Sys::kFcntlLock, path);
+      return 0;
+  }
+  return 0;
+}
+
+}  // namespace walksim::workload::dbench

@@ -1,0 +1,101 @@
+// dbench end to end: clients replay one pass of the loadfile with the bytes counted and no failure
+// but the designed ones (stats of names that do not exist, opens of missing files), the rcu-walk
+// drops for missing dentries on 2.6.38, the ACL drops for a non-owner, and fewer atomics per
+// operation than 2.6.35.
+#include "models/workload/dbench.hpp"
+
+#include <gtest/gtest.h>
+
+#include "models/workload/test_support.hpp"
+
+namespace walksim::workload {
+namespace {
+
+using testing::RunArgs;
+
+struct DbenchRun {
+  std::unique_ptr<Workload> w;
+  RunResult r;
+};
+
+// `passes` passes of a small loadfile on `clients` clients.
+DbenchRun dbench(const std::string& kernel, std::uint32_t clients, const std::string& params = "",
+                 kernel::KernelOptions opts = {}, double passes = 1) {
+  DbenchRun d;
+  d.w = testing::make(kDbenchKind, "loadfile_ops: 2000\n" + params);
+  RunArgs a;
+  a.kernel = kernel;
+  a.threads = clients;
+  a.options = opts;
+  // One pass is about 2000 operations; the exact length is known only after build, so run by
+  // operations of a first build (the loadfile depends only on the seed).
+  {
+    auto probe = testing::make(kDbenchKind, "loadfile_ops: 2000\n" + params);
+    RunArgs once = a;
+    once.threads = 1;
+    once.control.ops_per_process = 1;
+    testing::run(once, *probe);
+    a.control.ops_per_process =
+        static_cast<std::uint64_t>(static_cast<double>(dbench_loadfile(*probe, 0)->size()) * passes);
+  }
+  d.r = testing::run(a, *d.w);
+  return d;
+}
+
+TEST(Dbench, ClientsReplayAPassCountingBytesAndFailOnlyWhereDesigned) {
+  const auto d = dbench("linux-2.6.35", 4);
+  const auto* lf = dbench_loadfile(*d.w, 0);
+  ASSERT_NE(lf, nullptr);
+  std::uint64_t designed = 0, calls = 0, bytes = 0;
+  for (const auto& op : *lf) {
+    std::vector<kernel::Syscall> c;
+    designed += dbench::to_syscalls(op, "./clients/client1/", c);
+    calls += c.size();
+    bytes += op.bytes;
+  }
+  EXPECT_EQ(d.r.ops, 4 * lf->size());
+  EXPECT_EQ(d.r.calls, 4 * calls);
+  EXPECT_EQ(d.r.failed, 4 * designed);
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(d.w->source(i).measured().bytes, bytes);
+  EXPECT_TRUE(d.r.reports_bytes);
+  EXPECT_GT(d.r.bytes_per_s, 0);
+  EXPECT_EQ(d.r.walk.rcu_lookups, 0u);  // ref-walk only
+}
+
+TEST(Dbench, RcuWalkDropsForMissingDentriesButNeverForPermissionWithoutAcls) {
+  const auto d = dbench("linux-2.6.38", 2);
+  const auto& w = d.r.walk;
+  EXPECT_GT(w.rcu_lookups, 0u);
+  const double nodentry = static_cast<double>(w.nodentry) / static_cast<double>(w.rcu_lookups);
+  EXPECT_GT(nodentry, 0.05);
+  EXPECT_LT(nodentry, 0.5);
+  EXPECT_EQ(w.permission, 0u);
+  EXPECT_EQ(w.link, 0u);
+}
+
+TEST(Dbench, AclsOnTheTreeDropEveryNonOwnerLookupToRefWalk) {
+  kernel::KernelOptions non_owner;
+  non_owner.posix_acl = true;
+  non_owner.caller_is_owner = false;
+  const auto acl = dbench("linux-2.6.38", 1, "acl: true", non_owner, 0.5);
+  const auto root = dbench("linux-2.6.38", 1, "acl: true", {}, 0.5);
+  EXPECT_GT(acl.r.walk.permission, acl.r.walk.rcu_lookups / 2);
+  EXPECT_EQ(root.r.walk.permission, 0u);
+  EXPECT_GT(acl.r.atomic_rmw_per_op, root.r.atomic_rmw_per_op);
+}
+
+TEST(Dbench, RcuWalkTakesFewerAtomicsPerOperationThanRefWalk) {
+  const auto old_k = dbench("linux-2.6.35", 1, "", {}, 0.5);
+  const auto new_k = dbench("linux-2.6.38", 1, "", {}, 0.5);
+  EXPECT_LT(new_k.r.atomic_rmw_per_op, old_k.r.atomic_rmw_per_op);
+}
+
+TEST(Dbench, RejectsBadParameters) {
+  EXPECT_THROW(testing::make(kDbenchKind, "io_size: 0B"), config::ConfigError);
+  EXPECT_THROW(testing::make(kDbenchKind, "loadfile_ops: 10"), config::ConfigError);
+  EXPECT_THROW(testing::make(kDbenchKind, "statfs: maybe"), config::ConfigError);
+  EXPECT_THROW(testing::make(kDbenchKind, "clients: 4"), config::ConfigError);
+}
+
+}  // namespace
+}  // namespace walksim::workload

@@ -1,0 +1,215 @@
+// git-diff: a cached `git diff` lstat()s every index entry from the repository root (pathwalk.md
+// §9). Single-threaded; or with core.preloadindex, threads sharing one fs_struct (CLONE_FS) that
+// each take a contiguous DIV_ROUND_UP slice of the sorted index and check the entry's leading
+// directories through a per-thread lstat cache first; or several processes, each diffing its own
+// copy of the tree ("/repo<i>"). The tree is a synthetic 2.6.35-sized checkout or a scanned
+// directory, the same in every run.
+//
+// The CPUs a run gives build() are the threads (preload) or the processes: with `preload: true`
+// the workload uses exactly the CPUs it is given, so the experiment should run it with
+// git_preload_threads(entries) threads (20 for the 2.6.35 tree), git's own rule. The main
+// thread's work after the preload (the diff of entries already marked up to date, no lstat) is
+// not modelled beyond `user_time_per_entry`.
+#include "models/workload/git_diff.hpp"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include "models/workload/file_tree.hpp"
+#include "models/workload/workload_registry.hpp"
+
+namespace walksim::workload {
+
+std::uint32_t git_preload_threads(std::uint64_t entries) {
+  const std::uint64_t t = std::min<std::uint64_t>(entries / 500, 20);
+  return t < 2 ? 1 : static_cast<std::uint32_t>(t);
+}
+
+namespace git {
+
+struct GitDiffParams {
+  TreeShape shape;
+  std::string scan;          // a directory to scan instead of the synthetic tree
+  bool preload = false;      // core.preloadindex: threads sharing one fs_struct
+  bool leading_dirs = true;  // preload threads lstat leading directories (threaded_has_symlink_leading_path)
+  Picos user_per_entry = 0;  // user-space work per index entry (ie_match_stat, the diff itself)
+  std::uint32_t runs = 1;    // git diff runs in sequence
+};
+
+class GitDiffSource final : public CountingSource {
+ public:
+  GitDiffSource(const RunControl& c, const FileTree& tree, std::size_t begin, std::size_t end, const GitDiffParams& p)
+      : CountingSource(c), tree_(tree), begin_(begin), end_(end), p_(p), next_(begin) {}
+
+ protected:
+  bool produce(Syscall& out) override {
+    if (next_ == end_) {
+      if (++run_ >= p_.runs || begin_ == end_) return false;
+      next_ = begin_;
+      cache_.clear();
+    }
+    const std::string& entry = tree_.files[next_];
+    out = Syscall{};
+    out.sys = kernel::Sys::kLstat;
+    if (pending_.empty() && !dirs_checked_ && p_.preload && p_.leading_dirs) {
+      // lstat_cache: lstat the leading directories below the longest prefix verified for the
+      // previous entry, shortest first.
+      std::vector<std::string> parts;
+      for (std::size_t pos = 0, slash; (slash = entry.find('/', pos)) != std::string::npos; pos = slash + 1) {
+        parts.push_back(entry.substr(0, slash));
+      }
+      std::size_t common = 0;
+      while (common < parts.size() && common < cache_.size() && parts[common] == cache_[common]) ++common;
+      pending_.assign(parts.begin() + static_cast<std::ptrdiff_t>(common), parts.end());
+      std::reverse(pending_.begin(), pending_.end());
+      cache_ = std::move(parts);
+      dirs_checked_ = true;
+    }
+    if (!pending_.empty()) {
+      out.path = std::move(pending_.back());
+      pending_.pop_back();
+    } else {
+      out.path = entry;
+      out.ends_op = true;
+      ++next_;
+      dirs_checked_ = false;
+    }
+    if (first_call_) out.user_before = p_.user_per_entry;
+    first_call_ = out.ends_op;
+    return true;
+  }
+
+ private:
+  const FileTree& tree_;
+  std::size_t begin_, end_;
+  const GitDiffParams& p_;
+  std::size_t next_;
+  std::uint32_t run_ = 0;
+  std::vector<std::string> cache_;    // the leading directories the thread's lstat cache verified last
+  std::vector<std::string> pending_;  // leading directories still to lstat for the current entry (last first)
+  bool dirs_checked_ = false;
+  bool first_call_ = true;
+};
+
+class GitDiff final : public Workload {
+ public:
+  GitDiff(GitDiffParams p, FileTree tree) : p_(std::move(p)), tree_(std::move(tree)) {}
+
+  void build(kernel::Vfs& vfs, const std::vector<CpuId>& cpus, const RunControl& control, sim::Rng&) override {
+    if (p_.preload) {
+      // One checkout, read by every thread: directories shared, each file touched by one thread.
+      const kernel::DentryId root = make_tree(vfs, "/repo0", true, 0u);
+      const kernel::ObjId fs = vfs.new_object("fs_struct", "fs_struct (shared by the preload threads)", true, 0u);
+      const std::size_t n = tree_.files.size(), t = cpus.size();
+      const std::size_t slice = (n + t - 1) / t;  // DIV_ROUND_UP
+      for (std::size_t i = 0; i < t; ++i) {
+        const std::size_t b = std::min(n, i * slice), e = std::min(n, b + slice);
+        procs_.push_back(&vfs.new_process(cpus[i], root, fs));
+        sources_.push_back(std::make_unique<GitDiffSource>(control, tree_, b, e, p_));
+      }
+      return;
+    }
+    for (std::size_t i = 0; i < cpus.size(); ++i) {
+      const auto node = vfs.machine().node_of(vfs.machine().core_of(cpus[i]));
+      const kernel::DentryId root = make_tree(vfs, "/repo" + std::to_string(i), false, node);
+      procs_.push_back(&vfs.new_process(cpus[i], root));
+      sources_.push_back(std::make_unique<GitDiffSource>(control, tree_, 0, tree_.files.size(), p_));
+    }
+  }
+  std::size_t process_count() const override { return procs_.size(); }
+  kernel::Process& process(std::size_t i) override { return *procs_[i]; }
+  CountingSource& source(std::size_t i) override { return *sources_[i]; }
+  std::string op_unit() const override { return "lstat"; }
+
+  std::uint64_t entries() const { return tree_.files.size(); }
+
+ private:
+  kernel::DentryId make_tree(kernel::Vfs& vfs, const std::string& at, bool shared, std::uint32_t node) {
+    const kernel::DentryId root = vfs.mkpath(at, shared, node);
+    std::map<std::string, kernel::DentryId, std::less<>> dirs{{"", root}};
+    auto dir_of = [&](const std::string& path) {
+      const auto slash = path.rfind('/');
+      const std::string parent = slash == std::string::npos ? "" : path.substr(0, slash);
+      const auto it = dirs.find(parent);
+      if (it == dirs.end()) throw std::logic_error("tree entry '" + path + "' before its directory");
+      return std::make_pair(it->second, slash == std::string::npos ? path : path.substr(slash + 1));
+    };
+    for (const auto& d : tree_.dirs) {
+      const auto [parent, name] = dir_of(d);
+      dirs.emplace(d, vfs.add_dentry(parent, name, true, shared, node));
+    }
+    std::map<std::string, std::string, std::less<>> links(tree_.symlinks.begin(), tree_.symlinks.end());
+    for (const auto& f : tree_.files) {
+      const auto [parent, name] = dir_of(f);
+      const kernel::DentryId d = vfs.add_dentry(parent, name, false, false, node);
+      if (const auto l = links.find(f); l != links.end()) {
+        vfs.dentry(d).symlink = true;
+        vfs.dentry(d).link_target = l->second;
+      }
+    }
+    return root;
+  }
+
+  GitDiffParams p_;
+  FileTree tree_;
+  std::vector<kernel::Process*> procs_;
+  std::vector<std::unique_ptr<GitDiffSource>> sources_;
+};
+
+std::unique_ptr<Workload> make(const config::Node* params) {
+  GitDiffParams p;
+  std::optional<config::Node> scan_node;
+  if (params) {
+    if (auto n = params->optional("files")) {
+      p.shape.files = n->as_uint32();
+      if (p.shape.files == 0 || p.shape.files > 10'000'000) n->fail("files must be 1..10000000");
+    }
+    if (auto n = params->optional("dirs")) p.shape.dirs = n->as_uint32();
+    if (auto n = params->optional("mean_components")) {
+      p.shape.mean_components = n->as_double();
+      if (!(p.shape.mean_components >= 1 && p.shape.mean_components <= 12)) n->fail("mean_components must be 1..12");
+    }
+    if (auto n = params->optional("scan")) {
+      p.scan = n->as_string();
+      scan_node = *n;
+    }
+    if (auto n = params->optional("preload")) p.preload = n->as_bool();
+    if (auto n = params->optional("leading_dirs")) p.leading_dirs = n->as_bool();
+    if (auto n = params->optional("user_time_per_entry")) p.user_per_entry = n->as_time();
+    if (auto n = params->optional("runs")) {
+      p.runs = n->as_uint32();
+      if (p.runs == 0) n->fail("runs must be at least 1");
+    }
+  }
+  FileTree tree;
+  if (scan_node) {
+    try {
+      tree = scan_tree(p.scan);
+    } catch (const std::runtime_error& e) {
+      scan_node->fail(e.what());
+    }
+  } else {
+    try {
+      tree = synthetic_kernel_tree(p.shape);
+    } catch (const std::invalid_argument& e) {
+      if (!params) throw;
+      params->fail(std::string("git-diff tree: ") + e.what());
+    }
+  }
+  return std::make_unique<GitDiff>(p, std::move(tree));
+}
+
+}  // namespace git
+
+std::optional<std::uint64_t> git_diff_entries(const Workload& w) {
+  const auto* g = dynamic_cast<const git::GitDiff*>(&w);
+  if (!g) return std::nullopt;
+  return g->entries();
+}
+
+const WorkloadKind kGitDiffKind{
+    "git-diff", "cached git diff: lstat of every index entry of a 2.6.35-sized tree (or a scanned one)", git::make};
+
+}  // namespace walksim::workload

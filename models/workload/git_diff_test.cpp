@@ -1,0 +1,123 @@
+// git-diff: one lstat per index entry; preload threads take contiguous DIV_ROUND_UP slices, check
+// leading directories through their lstat cache and share one fs_struct; processes diff private
+// copies; a scanned directory replaces the synthetic tree.
+#include "models/workload/git_diff.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "models/workload/test_support.hpp"
+
+namespace walksim::workload {
+namespace {
+
+using testing::RunArgs;
+
+constexpr const char* kSmall = "files: 3000\ndirs: 200\n";
+
+RunResult diff(const std::string& params, const std::string& kernel, std::uint32_t threads,
+               std::unique_ptr<Workload>* owner = nullptr) {
+  auto w = testing::make(kGitDiffKind, params);
+  RunArgs a;
+  a.kernel = kernel;
+  a.threads = threads;
+  const auto r = testing::run(a, *w);
+  if (owner) *owner = std::move(w);
+  return r;
+}
+
+TEST(GitDiff, ASingleThreadLstatsEveryEntryOnceWithoutLeavingRcuWalk) {
+  const auto r = diff(kSmall, "linux-2.6.38", 1);
+  EXPECT_EQ(r.ops, 3000u);
+  EXPECT_EQ(r.calls, 3000u);
+  EXPECT_EQ(r.failed, 0u);
+  EXPECT_EQ(r.op_unit, "lstat");
+  EXPECT_EQ(r.walk.rcu_lookups, 3000u);
+  EXPECT_EQ(r.walk.nodentry + r.walk.link + r.walk.permission + r.walk.restarts, 0u);
+  EXPECT_NEAR(r.atomic_rmw_per_op, 4.0, 1e-9);  // pathwalk.md §4b: 4 whatever the depth
+}
+
+TEST(GitDiff, RefWalkAtomicsGrowWithTheMeanDepth) {
+  const auto r = diff(std::string(kSmall) + "mean_components: 4.0\n", "linux-2.6.35", 1);
+  // 10 + 3k per lstat (pathwalk.md §4a), k the path's components: 22 at the mean of 4.
+  EXPECT_NEAR(r.atomic_rmw_per_op, 22.0, 0.22);
+}
+
+TEST(GitDiff, PreloadThreadsTakeContiguousSlicesAndShareOneFsStruct) {
+  std::unique_ptr<Workload> w;
+  const auto r = diff("files: 1001\ndirs: 50\npreload: true\n", "linux-2.6.35", 4, &w);
+  EXPECT_EQ(r.ops, 1001u);
+  EXPECT_EQ(r.failed, 0u);
+  const std::uint64_t slice[] = {251, 251, 251, 248};  // DIV_ROUND_UP(1001, 4)
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(w->source(i).measured().total_ops, slice[i]);
+  EXPECT_GT(r.calls, r.ops);  // the leading directories' lstats
+  auto built = testing::make(kGitDiffKind, "files: 1001\ndirs: 50\npreload: true\n");
+  testing::Built b("barcelona-2s8c", "linux-2.6.35");
+  b.build(*built, 4);
+  const kernel::ObjId fs = built->process(0).fs;
+  EXPECT_TRUE(b.vfs.object(fs).shared);
+  for (std::size_t i = 1; i < 4; ++i) {
+    EXPECT_EQ(built->process(i).fs, fs);
+    EXPECT_EQ(built->process(i).cwd, built->process(0).cwd);
+  }
+}
+
+TEST(GitDiff, WithoutLeadingDirectoryChecksPreloadThreadsOnlyLstatEntries) {
+  const auto r = diff("files: 1001\ndirs: 50\npreload: true\nleading_dirs: false\n", "linux-2.6.38", 3);
+  EXPECT_EQ(r.calls, 1001u);
+}
+
+TEST(GitDiff, GitsPreloadRuleIsOneThreadPer500EntriesUpToTwenty) {
+  EXPECT_EQ(git_preload_threads(33305), 20u);
+  EXPECT_EQ(git_preload_threads(3000), 6u);
+  EXPECT_EQ(git_preload_threads(1000), 2u);
+  EXPECT_EQ(git_preload_threads(999), 1u);
+  const auto w = testing::make(kGitDiffKind, "");
+  EXPECT_EQ(git_diff_entries(*w), std::optional<std::uint64_t>(33305));
+  EXPECT_FALSE(git_diff_entries(*testing::make(kOpenbenchKind, "")).has_value());
+}
+
+TEST(GitDiff, ProcessesDiffTheirOwnCopiesAndRunsRepeat) {
+  const auto r = diff("files: 1000\ndirs: 50\nruns: 2\n", "linux-2.6.38", 3);
+  EXPECT_EQ(r.ops, 3u * 2 * 1000);
+  EXPECT_EQ(r.failed, 0u);
+  auto w = testing::make(kGitDiffKind, "files: 1000\ndirs: 50\n");
+  testing::Built b("barcelona-2s8c", "linux-2.6.38");
+  b.build(*w, 3);
+  EXPECT_NE(w->process(0).cwd, w->process(1).cwd);
+  EXPECT_NE(w->process(0).fs, w->process(1).fs);
+  EXPECT_EQ(b.vfs.dentry(w->process(2).cwd).name, "repo2");
+  EXPECT_FALSE(b.vfs.object(b.vfs.dentry(*b.vfs.child(w->process(2).cwd, "arch")).obj).shared);
+}
+
+TEST(GitDiff, UserTimePerEntryIsUserTime) {
+  const auto r = diff("files: 1000\ndirs: 50\nuser_time_per_entry: 100ns\n", "linux-2.6.38", 1);
+  EXPECT_EQ(r.user, sim::from_ns(100) * 1000);
+}
+
+TEST(GitDiff, AScannedDirectoryIsDiffedAndAnUnreadableOneIsNamed) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / "walksim_git_diff_scan";
+  fs::remove_all(root);
+  fs::create_directories(root / "src/lib");
+  fs::create_directories(root / ".git");
+  for (const char* f : {"src/a.c", "src/lib/b.c", "README", ".git/index"}) std::ofstream(root / f) << "x";
+  fs::create_symlink("src/a.c", root / "link");
+  const auto r = diff("scan: " + root.string() + "\n", "linux-2.6.38", 1);
+  EXPECT_EQ(r.ops, 4u);  // README, link, src/a.c, src/lib/b.c
+  EXPECT_EQ(r.failed, 0u);
+  EXPECT_EQ(r.walk.link, 0u);  // lstat does not follow the link
+  fs::remove_all(root);
+  try {
+    testing::make(kGitDiffKind, "scan: /nonexistent/walksim-tree\n");
+    FAIL() << "an unreadable directory was accepted";
+  } catch (const config::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/walksim-tree"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(testing::make(kGitDiffKind, "files: 100\ndirs: 2000\n"), config::ConfigError);
+}
+
+}  // namespace
+}  // namespace walksim::workload

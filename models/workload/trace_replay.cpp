@@ -1,0 +1,369 @@
+// trace-replay: processes replay the system calls a trace file lists for them (docs/traces.md),
+// on the tree the trace declares. One line per call, "NAME CALL ARGS..." in the syscall
+// mini-language of `walksim trace`; declarations of processes, directories, files and symlinks
+// come first.
+#include "models/workload/trace_replay.hpp"
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "models/config/strict_yaml.hpp"
+#include "models/config/units.hpp"
+#include "models/workload/workload_registry.hpp"
+
+namespace walksim::workload {
+
+namespace {
+
+struct Token {
+  std::string text;
+  int column = 0;  // 1-based
+};
+
+std::vector<Token> tokenize(const std::string& line) {
+  std::vector<Token> out;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    if (line[i] == ' ' || line[i] == '\t' || line[i] == '\r') {
+      ++i;
+      continue;
+    }
+    if (line[i] == '#') break;
+    const std::size_t start = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
+    out.push_back({line.substr(start, i - start), static_cast<int>(start) + 1});
+  }
+  return out;
+}
+
+bool is_keyword(const std::string& s) { return s == "process" || s == "dir" || s == "file" || s == "symlink"; }
+
+bool valid_name(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (char c : s) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.')) return false;
+  }
+  return true;
+}
+
+class Parser {
+ public:
+  explicit Parser(std::string file) { trace_.file = std::move(file); }
+
+  [[noreturn]] void fail(int line, int column, const std::string& msg) const {
+    throw config::ConfigError({trace_.file, line, column}, "", msg);
+  }
+
+  void line(int n, const std::string& text) {
+    const auto tok = tokenize(text);
+    if (tok.empty()) return;
+    const std::string& head = tok[0].text;
+    if (is_keyword(head)) {
+      if (calls_seen_) {
+        fail(n, tok[0].column,
+             "'" + head + "' declarations must come before the first call (line " + std::to_string(first_call_line_) +
+                 ")");
+      }
+      if (head == "process") return process(n, tok);
+      return entry(n, tok);
+    }
+    const auto it = by_name_.find(head);
+    if (it == by_name_.end()) {
+      std::vector<std::string> names;
+      for (const auto& p : trace_.processes) names.push_back(p.name);
+      fail(n, tok[0].column,
+           "'" + head + "' is neither a declaration (process, dir, file, symlink) nor a declared process" +
+               config::did_you_mean(head, names) + (names.empty() ? "" : "; processes: " + config::quoted_list(names)));
+    }
+    if (!calls_seen_) first_call_line_ = n;
+    calls_seen_ = true;
+    State& st = state_[it->second];
+    TraceProcess& p = trace_.processes[it->second];
+    if (tok.size() < 2)
+      fail(n, tok[0].column + static_cast<int>(head.size()),
+           "expected a call, 'user TIME' or 'op' after '" + head + "'");
+    const Token& what = tok[1];
+    if (what.text == "user") {
+      if (tok.size() != 3) fail(n, what.column, "expected 'user TIME' (e.g. 'user 200ns')");
+      try {
+        st.user += config::parse_time(tok[2].text);
+      } catch (const config::UnitError& e) {
+        fail(n, tok[2].column, e.what());
+      }
+      st.user_line = n;
+      st.user_column = what.column;
+      return;
+    }
+    if (what.text == "op") {
+      if (tok.size() != 2) fail(n, tok[2].column, "unexpected '" + tok[2].text + "' after 'op'");
+      if (p.calls.empty())
+        fail(n, what.column,
+             "'op' before any call of '" + head + "': it marks the previous call as ending an operation");
+      p.calls.back().ends_op = true;
+      st.marked = true;
+      return;
+    }
+    try {
+      kernel::Syscall s = kernel::parse_syscall(text.substr(
+          static_cast<std::size_t>(what.column - 1), comment_start(text) - static_cast<std::size_t>(what.column - 1)));
+      s.user_before = st.user;
+      st.user = 0;
+      st.user_line = 0;
+      p.calls.push_back(std::move(s));
+    } catch (const std::invalid_argument& e) {
+      fail(n, what.column, e.what());
+    }
+  }
+
+  Trace finish() {
+    if (trace_.processes.empty()) fail(0, 0, "the trace declares no process (e.g. 'process p0 cwd=/mnt/ram')");
+    for (std::size_t i = 0; i < trace_.processes.size(); ++i) {
+      const State& st = state_[i];
+      if (st.user_line) {
+        fail(st.user_line, st.user_column, "user time with no call after it for '" + trace_.processes[i].name + "'");
+      }
+      if (!st.marked) {
+        for (auto& c : trace_.processes[i].calls) c.ends_op = true;  // no 'op' lines: every call is an operation
+      }
+    }
+    return std::move(trace_);
+  }
+
+ private:
+  struct State {
+    Picos user = 0;
+    int user_line = 0, user_column = 0;
+    bool marked = false;
+  };
+
+  static std::size_t comment_start(const std::string& text) {
+    const auto hash = text.find('#');
+    return hash == std::string::npos ? text.size() : hash;
+  }
+
+  std::string absolute(int n, const Token& t, const char* what) const {
+    if (t.text.empty() || t.text[0] != '/')
+      fail(n, t.column, std::string(what) + " must be an absolute path, not '" + t.text + "'");
+    return t.text;
+  }
+
+  void process(int n, const std::vector<Token>& tok) {
+    if (tok.size() < 2) fail(n, tok[0].column, "expected 'process NAME cwd=PATH [fs=GROUP]'");
+    const Token& name = tok[1];
+    if (!valid_name(name.text) || is_keyword(name.text)) {
+      fail(n, name.column,
+           "'" + name.text + "' is not a valid process name (letters, digits, '_', '-', '.'; not a keyword)");
+    }
+    if (by_name_.count(name.text)) fail(n, name.column, "process '" + name.text + "' is declared twice");
+    TraceProcess p;
+    p.name = name.text;
+    p.at = {trace_.file, n, tok[0].column};
+    for (std::size_t i = 2; i < tok.size(); ++i) {
+      const auto eq = tok[i].text.find('=');
+      const std::string key = tok[i].text.substr(0, eq),
+                        value = eq == std::string::npos ? "" : tok[i].text.substr(eq + 1);
+      if (eq == std::string::npos || value.empty())
+        fail(n, tok[i].column, "expected KEY=VALUE (cwd=PATH or fs=GROUP), not '" + tok[i].text + "'");
+      if (key == "cwd") {
+        p.cwd = absolute(n, {value, tok[i].column + 4}, "cwd");
+      } else if (key == "fs") {
+        p.fs_group = value;
+      } else {
+        fail(n, tok[i].column,
+             "unknown process option '" + key + "'" + config::did_you_mean(key, {"cwd", "fs"}) +
+                 "; valid options: 'cwd', 'fs'");
+      }
+    }
+    if (p.cwd.empty()) fail(n, name.column, "process '" + p.name + "' needs cwd=PATH");
+    by_name_.emplace(p.name, trace_.processes.size());
+    trace_.processes.push_back(std::move(p));
+    state_.emplace_back();
+  }
+
+  void entry(int n, const std::vector<Token>& tok) {
+    const std::string& kind = tok[0].text;
+    TraceEntry e;
+    e.kind = kind == "dir"    ? TraceEntry::Kind::kDir
+             : kind == "file" ? TraceEntry::Kind::kFile
+                              : TraceEntry::Kind::kSymlink;
+    e.at = {trace_.file, n, tok[0].column};
+    std::size_t i = 1;
+    if (tok.size() < 2) fail(n, tok[0].column, "expected a path after '" + kind + "'");
+    e.path = absolute(n, tok[i++], "a declared path");
+    if (e.kind == TraceEntry::Kind::kSymlink) {
+      if (i < tok.size() && tok[i].text == "->") ++i;
+      if (i >= tok.size()) fail(n, tok[0].column, "expected 'symlink PATH -> TARGET'");
+      e.target = tok[i++].text;
+    }
+    for (; i < tok.size(); ++i) {
+      const std::string& t = tok[i].text;
+      if (t == "shared") {
+        e.shared = true;
+      } else if (t == "acl" && e.kind == TraceEntry::Kind::kDir) {
+        e.acl = true;
+      } else if (t.rfind("node=", 0) == 0) {
+        try {
+          std::size_t used = 0;
+          const unsigned long v = std::stoul(t.substr(5), &used);
+          if (used != t.size() - 5 || v > 1024) throw std::invalid_argument("");
+          e.node = static_cast<std::uint32_t>(v);
+        } catch (const std::exception&) {
+          fail(n, tok[i].column, "'" + t + "': node= takes a node number (e.g. node=1)");
+        }
+      } else {
+        fail(n, tok[i].column,
+             "unknown option '" + t + "' for '" + kind + "'; valid: shared" +
+                 std::string(e.kind == TraceEntry::Kind::kDir ? ", acl" : "") + ", node=N");
+      }
+    }
+    if (!declared_.insert(e.path).second) fail(n, tok[1].column, "'" + e.path + "' is declared twice");
+    trace_.entries.push_back(std::move(e));
+  }
+
+  Trace trace_;
+  std::map<std::string, std::size_t> by_name_;
+  std::vector<State> state_;
+  std::set<std::string> declared_;
+  bool calls_seen_ = false;
+  int first_call_line_ = 0;
+};
+
+class TraceSource final : public CountingSource {
+ public:
+  TraceSource(const RunControl& c, const std::vector<Syscall>& calls, std::uint64_t loops)
+      : CountingSource(c), calls_(calls), loops_(loops) {}
+
+ protected:
+  bool produce(Syscall& out) override {
+    if (calls_.empty()) return false;
+    if (next_ == calls_.size()) {
+      ++loop_;
+      if (loops_ && loop_ >= loops_) return false;
+      next_ = 0;
+    }
+    out = calls_[next_++];
+    return true;
+  }
+
+ private:
+  const std::vector<Syscall>& calls_;
+  std::uint64_t loops_;
+  std::uint64_t loop_ = 0;
+  std::size_t next_ = 0;
+};
+
+}  // namespace
+
+Trace parse_trace(const std::string& text, const std::string& file) {
+  Parser p(file);
+  std::istringstream in(text);
+  int n = 0;
+  for (std::string line; std::getline(in, line);) p.line(++n, line);
+  return p.finish();
+}
+
+Trace load_trace(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw config::ConfigError({path, 0, 0}, "", "cannot read the trace file");
+  std::stringstream buf;
+  buf << in.rdbuf();
+  return parse_trace(buf.str(), path);
+}
+
+namespace trace {
+
+class TraceReplay final : public Workload {
+ public:
+  TraceReplay(Trace t, std::uint64_t loops) : t_(std::move(t)), loops_(loops) {}
+
+  void build(kernel::Vfs& vfs, const std::vector<CpuId>& cpus, const RunControl& control, sim::Rng&) override {
+    if (cpus.size() != t_.processes.size()) {
+      throw config::ConfigError({t_.file, 0, 0}, "",
+                                "the trace declares " + std::to_string(t_.processes.size()) +
+                                    " processes but the run gives it " + std::to_string(cpus.size()) +
+                                    " CPUs; run it with threads = " + std::to_string(t_.processes.size()));
+    }
+    for (const auto& e : t_.entries) {
+      if (e.node && *e.node >= vfs.machine().nodes()) {
+        throw config::ConfigError(e.at, "",
+                                  "node=" + std::to_string(*e.node) + " but the machine has " +
+                                      std::to_string(vfs.machine().nodes()) + " nodes");
+      }
+      const auto slash = e.path.rfind('/');
+      const std::string parent = e.path.substr(0, slash), name = e.path.substr(slash + 1);
+      if (e.kind == TraceEntry::Kind::kDir) {
+        const kernel::DentryId d = vfs.mkpath(e.path, e.shared, e.node);
+        if (e.acl) vfs.dentry(d).has_acl = true;
+        continue;
+      }
+      const kernel::DentryId dir = vfs.mkpath(parent, e.shared, e.node);
+      if (!vfs.dentry(dir).dir) throw config::ConfigError(e.at, "", "'" + parent + "' is a file, not a directory");
+      if (name.empty() || vfs.child(dir, name)) {
+        throw config::ConfigError(e.at, "", "'" + e.path + "' already exists (declared as a directory or below one)");
+      }
+      const kernel::DentryId d = vfs.add_dentry(dir, name, false, e.shared, e.node);
+      if (e.kind == TraceEntry::Kind::kSymlink) {
+        vfs.dentry(d).symlink = true;
+        vfs.dentry(d).link_target = e.target;
+      }
+    }
+    std::map<std::string, kernel::ObjId> groups;
+    for (std::size_t i = 0; i < cpus.size(); ++i) {
+      const TraceProcess& p = t_.processes[i];
+      std::optional<kernel::ObjId> fs;
+      if (!p.fs_group.empty()) {
+        auto it = groups.find(p.fs_group);
+        if (it == groups.end()) {
+          const auto node = vfs.machine().node_of(vfs.machine().core_of(cpus[i]));
+          it = groups
+                   .emplace(p.fs_group, vfs.new_object("fs_struct", "fs_struct (group " + p.fs_group + ")", true, node))
+                   .first;
+        }
+        fs = it->second;
+      }
+      procs_.push_back(&vfs.new_process(cpus[i], vfs.mkpath(p.cwd, true, std::nullopt), fs));
+      sources_.push_back(std::make_unique<TraceSource>(control, p.calls, loops_));
+    }
+  }
+  std::size_t process_count() const override { return procs_.size(); }
+  kernel::Process& process(std::size_t i) override { return *procs_[i]; }
+  CountingSource& source(std::size_t i) override { return *sources_[i]; }
+  std::string op_unit() const override { return "trace operation"; }
+
+  std::size_t declared() const { return t_.processes.size(); }
+
+ private:
+  Trace t_;
+  std::uint64_t loops_;
+  std::vector<kernel::Process*> procs_;
+  std::vector<std::unique_ptr<TraceSource>> sources_;
+};
+
+std::unique_ptr<Workload> make(const config::Node* params) {
+  if (!params) {
+    throw config::ConfigError({}, "params", "trace-replay needs params with 'file: PATH' (the trace to replay)");
+  }
+  const config::Node f = params->child("file");
+  std::filesystem::path path(f.as_string());
+  if (path.is_relative() && !f.file().empty()) path = std::filesystem::path(f.file()).parent_path() / path;
+  std::uint64_t loops = 1;
+  if (auto n = params->optional("loops")) loops = n->as_uint();
+  return std::make_unique<TraceReplay>(load_trace(path.string()), loops);
+}
+
+}  // namespace trace
+
+std::optional<std::size_t> trace_replay_processes(const Workload& w) {
+  const auto* t = dynamic_cast<const trace::TraceReplay*>(&w);
+  if (!t) return std::nullopt;
+  return t->declared();
+}
+
+const WorkloadKind kTraceReplayKind{"trace-replay", "replays the system calls of a trace file (docs/traces.md)",
+                                    trace::make};
+
+}  // namespace walksim::workload
