@@ -54,7 +54,13 @@ void read_layouts(const Node& root, KernelSpec& k) {
   std::vector<std::string> types;
   for (const auto& [t, f] : known) types.push_back(t);
   for (const std::string& type : layouts.keys()) {
-    const Node lines = layouts.child(type);
+    const Node entry = layouts.child(type);
+    bool aligned = false;
+    Node lines = entry;
+    if (entry.is_map()) {  // {aligned: true, lines: [...]}
+      aligned = entry.child("aligned").as_bool();
+      lines = entry.child("lines");
+    }
     const auto kt = known.find(type);
     if (kt == known.end()) {
       lines.fail("unknown object type '" + type + "'" + config::did_you_mean(type, types) +
@@ -64,6 +70,7 @@ void read_layouts(const Node& root, KernelSpec& k) {
     if (!lines.is_sequence() || lines.size() == 0) lines.fail("expected a list of lines, each a list of fields");
     ObjectLayout layout;
     layout.type = type;
+    layout.aligned = aligned;
     std::map<std::string, Node> first_seen;
     for (std::size_t i = 0; i < lines.size(); ++i) {
       const Node line = lines.at(i);

@@ -50,6 +50,9 @@ struct StringHash {
 struct ObjectLayout {
   std::string type;
   std::vector<std::vector<std::string>> lines;
+  // Each line starts a machine cacheline of its own (`__cacheline_aligned_in_smp` globals): on a
+  // machine with 128-byte lines they do not fold together.
+  bool aligned = false;
   std::map<std::string, std::uint32_t> line_of;  // field -> 64-byte line index
   std::unordered_map<std::string, FieldSlot, StringHash, std::equal_to<>> slots;  // built from `lines`
   void index() {

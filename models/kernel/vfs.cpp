@@ -51,7 +51,7 @@ ObjId Vfs::new_object(const std::string& type, std::string name, bool shared, st
   for (const auto& l : layout.lines) fields += l.size();
   next_word_ += static_cast<std::uint32_t>(fields);
   // 64-byte layout lines fold onto longer machine lines.
-  const std::uint32_t fold = fold_;
+  const std::uint32_t fold = layout.aligned ? 1 : fold_;
   const std::size_t count = (layout.lines.size() + fold - 1) / fold;
   for (std::size_t i = 0; i < count; ++i) {
     const LineId line = mem_.add_line(home);
@@ -79,7 +79,8 @@ FieldRef Vfs::field(ObjId id, std::string_view name) const {
     throw std::invalid_argument("kernel '" + spec_.name + "': object type '" + o.layout->type + "' has no field '" +
                                 std::string(name) + "' in its layout");
   }
-  return {o.lines[it->second.line64 / fold_], o.first_word + it->second.word, std::string_view(it->first)};
+  const std::uint32_t fold = o.layout->aligned ? 1 : fold_;
+  return {o.lines[it->second.line64 / fold], o.first_word + it->second.word, std::string_view(it->first)};
 }
 
 std::optional<DentryId> Vfs::child(DentryId parent, std::string_view name) const {

@@ -27,7 +27,7 @@ std::vector<Holder> holders(const Machine& m) {
   const auto& s = m.spec();
   if (s.threads_per_core > 1) out.push_back({"smt-sibling", 1});
   if (s.cores_per_socket > 1) out.push_back({"same-socket", m.first_cpu_of(1)});
-  if (m.cores_per_domain() < s.cores_per_socket) {
+  if (m.shared_level() && m.cores_per_domain() < s.cores_per_socket) {
     out.push_back({"other-l3-same-socket", m.first_cpu_of(m.cores_per_domain())});
   }
   if (s.sockets_per_node > 1) out.push_back({"same-node", m.first_cpu_of(s.cores_per_socket)});

@@ -87,6 +87,10 @@ class Dbench final : public Workload {
   kernel::Process& process(std::size_t i) override { return *procs_[i]; }
   CountingSource& source(std::size_t i) override { return *sources_[i]; }
   std::string op_unit() const override { return "dbench op"; }
+  bool set_user_time(Picos t) override {
+    p_.user = t;
+    return true;
+  }
   bool reports_bytes() const override { return true; }
 
   const std::vector<LoadOp>* loadfile(std::size_t client) const {

@@ -122,6 +122,10 @@ class GitDiff final : public Workload {
   kernel::Process& process(std::size_t i) override { return *procs_[i]; }
   CountingSource& source(std::size_t i) override { return *sources_[i]; }
   std::string op_unit() const override { return "lstat"; }
+  bool set_user_time(Picos t) override {
+    p_.user_per_entry = t;
+    return true;
+  }
 
   std::uint64_t entries() const { return tree_.files.size(); }
 

@@ -83,6 +83,10 @@ class Openbench final : public Workload {
   kernel::Process& process(std::size_t i) override { return *procs_[i]; }
   CountingSource& source(std::size_t i) override { return *sources_[i]; }
   std::string op_unit() const override { return "open/write/close loop"; }
+  bool set_user_time(Picos t) override {
+    p_.user = t;
+    return true;
+  }
 
  private:
   OpenbenchParams p_;

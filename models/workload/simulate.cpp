@@ -54,6 +54,8 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
   r.op_unit = workload.op_unit();
   r.reports_bytes = workload.reports_bytes();
   double window_sum = 0;
+  Picos first = sim::kNever, last = 0;
+  std::uint64_t bytes = 0;
   std::uint64_t rmw = 0, loads = 0, stores = 0, locks = 0;
   for (std::size_t i = 0; i < workload.process_count(); ++i) {
     const Measured& ms = workload.source(i).measured();
@@ -62,8 +64,11 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
     r.ops += ms.ops;
     r.calls += ms.calls;
     r.failed += ms.failed;
-    r.ops_per_s += ms.ops_per_s();
-    r.bytes_per_s += ms.bytes_per_s();
+    if (ms.ops) {
+      first = std::min(first, ms.first);
+      last = std::max(last, ms.last);
+    }
+    bytes += ms.bytes;
     if (ms.ops) window_sum += static_cast<double>(ms.last - ms.first) / static_cast<double>(ms.ops);
     r.wall = std::max(r.wall, ts.finished);
     r.processes.push_back({workload.process(i).cpu, ts.finished - ts.started, ts.cpu_time(), ps.user_time, ts.spin,
@@ -88,6 +93,13 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
     r.walk.ref_lookups += w.ref_lookups;
   }
   r.sys = r.cpu - r.user;
+  // Aggregate throughput over the union of the measured windows: summing each process's own rate
+  // would count processes that ran alone at the end of the run as if they had run together.
+  if (last > first && r.ops) {
+    const double span = static_cast<double>(last - first) * 1e-12;
+    r.ops_per_s = static_cast<double>(r.ops) / span;
+    r.bytes_per_s = static_cast<double>(bytes) / span;
+  }
   r.events = sim.events_run();
   r.lines = mem.line_count();
   r.bytes_per_line = mem.bytes_per_line();

@@ -62,6 +62,10 @@ class StatLoop final : public Workload {
   kernel::Process& process(std::size_t i) override { return *procs_[i]; }
   CountingSource& source(std::size_t i) override { return *sources_[i]; }
   std::string op_unit() const override { return p_.lstat ? "lstat" : "stat"; }
+  bool set_user_time(Picos t) override {
+    p_.user = t;
+    return true;
+  }
 
  private:
   StatLoopParams p_;

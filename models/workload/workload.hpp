@@ -76,6 +76,9 @@ class Workload {
   virtual std::string op_unit() const = 0;
   // Whether throughput is reported in MB/s from bytes read and written (dbench) rather than ops/s.
   virtual bool reports_bytes() const { return false; }
+  // Sets the user-space time per operation (before build()), for a calibration that fits it;
+  // false when the workload has no such parameter.
+  virtual bool set_user_time(Picos) { return false; }
 };
 
 struct WorkloadKind {

@@ -164,10 +164,13 @@ ExperimentSpec load_experiment(const std::string& path, const std::string& confi
     Calibration c;
     const Node param = cal->child("parameter");
     c.parameter = param.as_string();
-    if (c.parameter != "cpu_cost_scale") {
-      param.fail("only 'cpu_cost_scale' (the scale of the kernel's private CPU costs) can be calibrated");
+    if (c.parameter != "cpu_cost_scale" && c.parameter != "user_time") {
+      param.fail("the calibratable private CPU costs are 'cpu_cost_scale' (the kernel's private CPU costs, as a "
+                 "factor) and 'user_time' (the workload's user-space time per operation)");
     }
-    if (root.optional("cpu_cost_scale")) cal->fail("give either a fixed cpu_cost_scale or a calibrate block, not both");
+    if (c.parameter == "cpu_cost_scale" && root.optional("cpu_cost_scale")) {
+      cal->fail("give either a fixed cpu_cost_scale or a calibrate block that fits it, not both");
+    }
     for (std::size_t i = 0; i < e.published.size(); ++i) {
       if (e.published[i].calibration) c.points.push_back(i);
     }

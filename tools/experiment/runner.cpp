@@ -21,6 +21,7 @@ struct Job {
   std::uint32_t threads = 0;
   std::uint32_t repeat = 0;
   double cost_scale = 1.0;
+  std::optional<sim::Picos> user_time;  // overrides the workload's user time per operation
 };
 
 // Each point's seed depends only on the experiment's seed and the point, so results do not
@@ -43,7 +44,12 @@ class Context {
   std::vector<workload::RunResult> run(const std::vector<Job>& list, unsigned jobs, const Progress& progress) {
     // Workloads are made here, on one thread, because their parameters are read from shared YAML nodes.
     std::vector<std::unique_ptr<workload::Workload>> made;
-    for (std::size_t i = 0; i < list.size(); ++i) made.push_back(make_workload());
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      made.push_back(make_workload());
+      if (list[i].user_time && !made.back()->set_user_time(*list[i].user_time)) {
+        throw std::runtime_error("workload '" + spec_.workload + "' has no user time per operation to calibrate");
+      }
+    }
     std::vector<workload::RunResult> out(list.size());
     std::atomic<std::size_t> next{0}, done{0};
     std::mutex progress_mutex;
@@ -205,10 +211,18 @@ ExperimentResult run_experiment(const ExperimentSpec& spec, const std::string& c
     // The metric is affine in the scale s of the private CPU costs when it is a time (ns/op,
     // seconds); a rate is the inverse of one. Two runs per calibration point, at s = 1 and s = 2,
     // give each point's intercept and slope; the least-squares s over the points solves A s = y.
+    // The fitted parameter x is the scale of the kernel's private costs (runs at 1 and 2), or the
+    // workload's user time per operation in microseconds (runs at 0 and 1 us).
+    const bool user = spec.calibrate->parameter == "user_time";
+    const double x0 = user ? 0.0 : 1.0, x1 = user ? 1.0 : 2.0;
     std::vector<Job> jobs_list;
     for (std::size_t i : spec.calibrate->points) {
       const auto& p = spec.published[i];
-      for (double s : {1.0, 2.0}) jobs_list.push_back({kernel_index(spec, p.kernel), p.threads, 0, s});
+      for (double x : {x0, x1}) {
+        Job j{kernel_index(spec, p.kernel), p.threads, 0, user ? spec.cost_scale : x, std::nullopt};
+        if (user) j.user_time = sim::from_ns(x * 1000.0);
+        jobs_list.push_back(j);
+      }
     }
     const auto runs = ctx.run(jobs_list, jobs, progress);
     const auto n = static_cast<Eigen::Index>(spec.calibrate->points.size());
@@ -221,7 +235,7 @@ ExperimentResult run_experiment(const ExperimentSpec& spec, const std::string& c
       auto as_time = [&](double v) { return is_rate(p.metric) ? 1.0 / v : v; };
       const double m1 = as_time(metric_of(spec, runs[static_cast<std::size_t>(2 * i)], p.metric));
       const double m2 = as_time(metric_of(spec, runs[static_cast<std::size_t>(2 * i + 1)], p.metric));
-      const double slope = m2 - m1, intercept = m1 - slope;
+      const double slope = (m2 - m1) / (x1 - x0), intercept = m1 - slope * x0;
       a(i, 0) = slope;
       y(i) = as_time(p.value) - intercept;
       cal.fitted_to.push_back(p.kernel + " x" + std::to_string(p.threads) + " " + p.metric + " = " +
@@ -229,19 +243,23 @@ ExperimentResult run_experiment(const ExperimentSpec& spec, const std::string& c
     }
     const Eigen::VectorXd s = a.colPivHouseholderQr().solve(y);
     cal.value = s(0);
-    if (!(cal.value > 0) || !std::isfinite(cal.value)) {
-      throw std::runtime_error("calibration of cpu_cost_scale failed: the fit gave " + std::to_string(cal.value) +
-                               " (the published point cannot be reached by scaling the private CPU costs: the "
-                               "memory-system part alone exceeds it)");
+    if (!(cal.value >= 0) || !std::isfinite(cal.value) || (!user && cal.value == 0)) {
+      throw std::runtime_error("calibration of " + cal.parameter + " failed: the fit gave " + std::to_string(cal.value) +
+                               " (the published point cannot be reached by this parameter: the rest of the model "
+                               "alone exceeds it)");
     }
-    res.cost_scale = cal.value;
+    if (user) {
+      res.user_time = sim::from_ns(cal.value * 1000.0);
+    } else {
+      res.cost_scale = cal.value;
+    }
     res.calibration = cal;
   }
 
   std::vector<Job> list;
   for (std::size_t k = 0; k < spec.kernels.size(); ++k) {
     for (std::uint32_t t : spec.threads) {
-      for (std::uint32_t rep = 0; rep < spec.repeats; ++rep) list.push_back({k, t, rep, res.cost_scale});
+      for (std::uint32_t rep = 0; rep < spec.repeats; ++rep) list.push_back({k, t, rep, res.cost_scale, res.user_time});
     }
   }
   auto runs = ctx.run(list, jobs, progress);

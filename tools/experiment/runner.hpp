@@ -39,7 +39,7 @@ struct Row {
 
 struct CalibrationResult {
   std::string parameter;
-  double value = 1.0;
+  double value = 1.0;  // cpu_cost_scale: a factor; user_time: microseconds per operation
   std::vector<std::string> fitted_to;  // descriptions of the published points
   double residual_pct = 0;             // max |error| of the calibration points after the fit
 };
@@ -47,6 +47,7 @@ struct CalibrationResult {
 struct ExperimentResult {
   ExperimentSpec spec;
   double cost_scale = 1.0;
+  std::optional<sim::Picos> user_time;  // the calibrated user time per operation, if that was fitted
   std::optional<CalibrationResult> calibration;
   std::vector<PointResult> points;
   std::vector<Row> rows;

@@ -49,8 +49,9 @@ void print_summary(const ExperimentResult& r, std::ostream& out) {
   const auto& s = r.spec;
   fmt::print(out, "{} — {} on {}, workload {}\n", s.name, s.description, s.machine, s.workload);
   if (r.calibration) {
-    fmt::print(out, "calibrated {} = {:.4f} (fitted to {}; residual {:.2f}%)\n", r.calibration->parameter,
-               r.calibration->value, r.calibration->fitted_to.front(), r.calibration->residual_pct);
+    fmt::print(out, "calibrated {} = {:.4f}{} (fitted to {}; residual {:.2f}%)\n", r.calibration->parameter,
+               r.calibration->value, r.user_time ? " us per operation" : "", r.calibration->fitted_to.front(),
+               r.calibration->residual_pct);
   }
   fmt::print(out, "{:<24} {:>7} {:>12} {:<10} {:>10} {:>9} {:>9} {:>6} {:>10} {:>10}\n", "kernel", "threads",
              "throughput", "unit", "ns/op", "scaling%", "RMW/op", "cpu%", "wall s", "cpu s");
@@ -124,6 +125,7 @@ nlohmann::json results_json(const ExperimentResult& r, const std::string& versio
   cfg["repeats"] = s.repeats;
   cfg["os"] = {{"wakeup_latency_ns", sim::to_ns(s.wakeup_latency)}, {"source", s.wakeup_source}};
   cfg["cpu_cost_scale"] = r.cost_scale;
+  if (r.user_time) cfg["calibrated_user_time_ns"] = sim::to_ns(*r.user_time);
   j["config"] = cfg;
   if (r.calibration) {
     j["calibration"] = {{"parameter", r.calibration->parameter},
