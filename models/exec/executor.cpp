@@ -103,7 +103,7 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
       std::uint64_t& w = word_ref(op);
       const std::uint64_t old = w;
       if (op.kind == OpKind::kRmwAdd) w = old + op.value;
-      if (op.kind == OpKind::kRmwXchg) w = op.value;
+      if (op.kind == OpKind::kRmwXchg) w = (old & ~op.mask) | (op.value & op.mask);  // xchg of a sub-field
       if (op.kind == OpKind::kCas && old == op.expect) w = op.value;
       auto r = mem_.access(t.clock, cpu, op.line, AccessKind::kRmw, w);
       account(r);

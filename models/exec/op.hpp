@@ -17,7 +17,7 @@ enum class OpKind : std::uint8_t {
   kLoad,       // result: the line's word
   kStore,      // word = (word & ~mask) | (value & mask); the thread goes on (store buffer)
   kRmwAdd,     // locked xadd: word += value; result: the old word
-  kRmwXchg,    // locked xchg: word = value; result: the old word
+  kRmwXchg,    // locked xchg of the masked field: word = (word & ~mask) | (value & mask); result: the old word
   kCas,        // locked cmpxchg: if word == expect then word = value; result: the old word
   kPrefetch,   // start fetching the line; the thread does not wait
   kPrefetchW,  // start fetching the line for writing
@@ -49,7 +49,9 @@ struct Op {
   static Op load(LineId l) { return {OpKind::kLoad, l}; }
   static Op store(LineId l, std::uint64_t v, std::uint64_t mask = ~std::uint64_t{0}) { return {OpKind::kStore, l, v, mask}; }
   static Op rmw_add(LineId l, std::uint64_t v) { return {OpKind::kRmwAdd, l, v}; }
-  static Op xchg(LineId l, std::uint64_t v) { return {OpKind::kRmwXchg, l, v}; }
+  static Op xchg(LineId l, std::uint64_t v, std::uint64_t mask = ~std::uint64_t{0}) {
+    return {OpKind::kRmwXchg, l, v, mask};
+  }
   static Op cas(LineId l, std::uint64_t expect, std::uint64_t v) { return {OpKind::kCas, l, v, ~std::uint64_t{0}, expect}; }
   static Op prefetch(LineId l) { return {OpKind::kPrefetch, l}; }
   static Op prefetch_w(LineId l) { return {OpKind::kPrefetchW, l}; }

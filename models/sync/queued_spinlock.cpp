@@ -98,30 +98,21 @@ bool QueuedSpinlock::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::
       call.step = kDone;
       return true;
     case kReadTail:
-      out = lock_.load();
+      // xchg_tail: one xchg of the 16-bit tail field (x86 kernels with fewer than 16K CPUs).
+      out = Op::xchg(lock_.line, me << kTailShift, ~kLockedPendingMask).on_word(lock_.id);
       call.step = kTailResult;
-      call.scratch = ~std::uint64_t{0};  // no cmpxchg in flight yet
       return true;
     case kTailResult: {
-      if (call.scratch != ~std::uint64_t{0}) {  // a cmpxchg came back
-        if (last == call.scratch) {
-          const std::uint64_t prev = last >> kTailShift;
-          if (prev != 0) {  // prev->next = node
-            out = Op::store(nodes_.at(static_cast<std::size_t>(prev - 1)), kHasNext | (std::uint64_t{cpu} << 32),
-                            kHasNext | kNextMask);
-            call.step = kWaitNode;
-            return true;
-          }
-          out = lock_.spin_until(0, kLockedPendingMask);
-          call.step = kHeadResult;
-          call.scratch = ~std::uint64_t{0};
-          return true;
-        }
-        ++stats_.retries;
+      const std::uint64_t prev = last >> kTailShift;
+      if (prev != 0) {  // prev->next = node
+        out = Op::store(nodes_.at(static_cast<std::size_t>(prev - 1)), kHasNext | (std::uint64_t{cpu} << 32),
+                        kHasNext | kNextMask);
+        call.step = kWaitNode;
+        return true;
       }
-      const std::uint64_t v = last;
-      call.scratch = v;
-      out = lock_.cas(v, (v & kLockedPendingMask) | (me << kTailShift));
+      out = lock_.spin_until(0, kLockedPendingMask);
+      call.step = kHeadResult;
+      call.scratch = ~std::uint64_t{0};
       return true;
     }
     case kWaitNode:

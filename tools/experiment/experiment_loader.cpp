@@ -68,6 +68,12 @@ void read_run(const Node& run, ExperimentSpec& e) {
   if (const auto x = run.optional("extrapolate_to_ops")) e.extrapolate_ops = x->as_uint();
 }
 
+void read_options(const Node& o, kernel::KernelOptions& opts) {
+  if (auto n = o.optional("prefetch")) opts.prefetch = n->as_bool();
+  if (auto n = o.optional("posix_acl")) opts.posix_acl = n->as_bool();
+  if (auto n = o.optional("caller_is_owner")) opts.caller_is_owner = n->as_bool();
+}
+
 PublishedPoint read_point(const Node& n, const std::vector<std::string>& kernels) {
   PublishedPoint p;
   const Node metric = n.child("metric");
@@ -107,24 +113,35 @@ ExperimentSpec load_experiment(const std::string& path, const std::string& confi
     if (err.mark().file.empty()) mnode.fail(err.message());
     throw;
   }
+  if (const auto o = root.optional("kernel_options")) read_options(*o, e.options);
   const Node knode = root.child("kernels");
   for (const Node& k : knode.is_sequence() ? knode.elements() : std::vector<Node>{knode}) {
-    const std::string name = k.as_string();
+    std::string name, label;
+    kernel::KernelOptions opts = e.options;
+    Node name_node = k;
+    if (k.is_map()) {  // {kernel: NAME, label: "...", options: {...}}
+      name_node = k.child("kernel");
+      name = name_node.as_string();
+      label = k.optional("label") ? k.child("label").as_string() : name;
+      if (const auto o = k.optional("options")) read_options(*o, opts);
+    } else {
+      name = k.as_string();
+      label = name;
+    }
     try {
       kernel::load_kernel(name, {config_root + "/kernels"});
     } catch (const config::ConfigError& err) {
-      if (err.mark().file.empty()) k.fail(err.message());
+      if (err.mark().file.empty()) name_node.fail(err.message());
       throw;
     }
-    e.kernels.push_back(name);
+    if (std::find(e.kernels.begin(), e.kernels.end(), label) != e.kernels.end()) {
+      k.fail("label '" + label + "' is used twice; give each entry its own label");
+    }
+    e.kernels.push_back(label);
+    e.kernel_variants.push_back(name);
+    e.kernel_options.push_back(opts);
   }
   if (e.kernels.empty()) knode.fail("give at least one kernel");
-
-  if (const auto o = root.optional("kernel_options")) {
-    if (auto n = o->optional("prefetch")) e.options.prefetch = n->as_bool();
-    if (auto n = o->optional("posix_acl")) e.options.posix_acl = n->as_bool();
-    if (auto n = o->optional("caller_is_owner")) e.options.caller_is_owner = n->as_bool();
-  }
 
   const Node w = root.child("workload");
   const Node wkind = w.child("kind");

@@ -37,8 +37,12 @@ struct ExperimentSpec {
   std::string description;
   std::string file;
   std::string machine;
-  std::vector<std::string> kernels;
-  kernel::KernelOptions options;
+  // One entry per compared configuration: its label (rows, plots), the kernel variant it runs,
+  // and the variant's options. A plain name in the YAML is its own label with the shared options.
+  std::vector<std::string> kernels;          // labels
+  std::vector<std::string> kernel_variants;  // configs/kernels names
+  std::vector<kernel::KernelOptions> kernel_options;
+  kernel::KernelOptions options;             // the experiment-wide kernel_options
   std::string workload;
   std::optional<config::Node> workload_params;  // kept as YAML: each workload reads its own
   std::vector<std::uint32_t> threads;

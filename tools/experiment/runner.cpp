@@ -37,7 +37,7 @@ class Context {
  public:
   Context(const ExperimentSpec& spec, const std::string& root)
       : spec_(spec), machine_(machine::load_machine(spec.machine, {root + "/machines"})) {
-    for (const auto& k : spec.kernels) kernels_.push_back(kernel::load_kernel(k, {root + "/kernels"}));
+    for (const auto& k : spec.kernel_variants) kernels_.push_back(kernel::load_kernel(k, {root + "/kernels"}));
   }
 
   // Runs the jobs on up to `jobs` host threads; results in job order.
@@ -59,7 +59,7 @@ class Context {
         workload::RunSpec rs;
         rs.machine = &machine_;
         rs.kernel = &kernels_[j.kernel];
-        rs.options = spec_.options;
+        rs.options = spec_.kernel_options[j.kernel];
         rs.threads = j.threads;
         rs.placement = spec_.placement;
         rs.control = spec_.control;

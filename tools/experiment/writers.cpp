@@ -109,10 +109,15 @@ nlohmann::json results_json(const ExperimentResult& r, const std::string& versio
   cfg["description"] = s.description;
   cfg["file"] = s.file;
   cfg["machine"] = s.machine;
-  cfg["kernels"] = s.kernels;
-  cfg["kernel_options"] = {{"prefetch", s.options.prefetch},
-                           {"posix_acl", s.options.posix_acl},
-                           {"caller_is_owner", s.options.caller_is_owner}};
+  cfg["kernels"] = nlohmann::json::array();
+  for (std::size_t k = 0; k < s.kernels.size(); ++k) {
+    const auto& o = s.kernel_options[k];
+    cfg["kernels"].push_back({{"label", s.kernels[k]},
+                              {"kernel", s.kernel_variants[k]},
+                              {"options", {{"prefetch", o.prefetch},
+                                           {"posix_acl", o.posix_acl},
+                                           {"caller_is_owner", o.caller_is_owner}}}});
+  }
   cfg["workload"] = s.workload;
   cfg["threads"] = s.threads;
   cfg["placement"] = s.placement == workload::Placement::kCoresFirst ? "cores-first" : "compact";
