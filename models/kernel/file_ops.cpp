@@ -19,10 +19,17 @@ void new_inode(Ctx& c, ObjId inode) {
     c.e.store(c.vfs.globals(), "inodes_stat");
     c.e.store(c.vfs.globals(), "last_ino");
     c.e.inode_unlock();
-  } else {
+  } else if (c.vfs.spec().inode_lock == InodeLock::kSplit) {
     c.e.lock(c.vfs.super_block(), "s_inode_list_lock");
     c.e.store(c.vfs.super_block(), "s_inodes");
     c.e.unlock(c.vfs.super_block(), "s_inode_list_lock");
+    c.e.percpu_add("nr_inodes", +1);
+    c.e.percpu_add("last_ino", +1);
+  } else {  // this CPU's list of the superblock's inodes, under this CPU's lock
+    const ObjId cpu = c.vfs.percpu(c.p.cpu);
+    c.e.lock(cpu, "inode_list_lock");
+    c.e.store(cpu, "sb_inodes");
+    c.e.unlock(cpu, "inode_list_lock");
     c.e.percpu_add("nr_inodes", +1);
     c.e.percpu_add("last_ino", +1);
   }
@@ -180,6 +187,7 @@ DentryId create_entry(Ctx& c, DentryId dir, const std::string& name, bool is_dir
   // The objects are allocated by this CPU (slab, then first touch on its node) and private to
   // the process until others look them up.
   const DentryId nd = vfs.add_dentry(dir, name, is_dir, false, node);
+  vfs.dentry(nd).inode_cpu = c.p.cpu;
   const ObjId dobj = vfs.dentry(nd).obj;
   const ObjId pdir = vfs.dentry(dir).obj;
   const ObjId pin = vfs.dentry(dir).inode;
@@ -325,9 +333,16 @@ void final_iput(Ctx& c, DentryId victim) {
     c.e.lock(vin, "i_lock");
     c.e.atomic(vin, "i_count", -1);
     c.e.unlock(vin, "i_lock");
-    c.e.lock(vfs.super_block(), "s_inode_list_lock");
-    c.e.store(vfs.super_block(), "s_inodes");
-    c.e.unlock(vfs.super_block(), "s_inode_list_lock");
+    if (vfs.spec().inode_lock == InodeLock::kSplit) {
+      c.e.lock(vfs.super_block(), "s_inode_list_lock");
+      c.e.store(vfs.super_block(), "s_inodes");
+      c.e.unlock(vfs.super_block(), "s_inode_list_lock");
+    } else {  // the list of the CPU that added it (usually this one)
+      const ObjId cpu = vfs.percpu(vfs.dentry(victim).inode_cpu);
+      c.e.lock(cpu, "inode_list_lock");
+      c.e.store(cpu, "sb_inodes");
+      c.e.unlock(cpu, "inode_list_lock");
+    }
     c.e.percpu_add("nr_inodes", -1);
     c.e.compute("truncate");
   }

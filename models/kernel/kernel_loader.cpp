@@ -34,11 +34,11 @@ void read_locking(const Node& root, KernelSpec& k) {
   k.files_list = choice<FilesList>(l, "files_list", {{"global-lock", FilesList::kGlobalLock},
                                                      {"per-cpu", FilesList::kPerCpu},
                                                      {"none", FilesList::kNone}});
-  k.inode_lock = choice<InodeLock>(l, "inode_lock", {{"global", InodeLock::kGlobal}, {"split", InodeLock::kSplit}});
+  k.inode_lock = choice<InodeLock>(l, "inode_lock", {{"global", InodeLock::kGlobal}, {"split", InodeLock::kSplit}, {"split-percpu", InodeLock::kSplitPercpu}});
   k.want_write = choice<WantWrite>(l, "mnt_want_write", {{"none", WantWrite::kNone},
                                                          {"mount-spinlock", WantWrite::kMountSpinlock},
                                                          {"percpu-counter", WantWrite::kPercpuCounter}});
-  k.spinlock = choice<SpinlockKind>(l, "spinlock", {{"ticket", SpinlockKind::kTicket}, {"queued", SpinlockKind::kQueued}});
+  k.spinlock = choice<SpinlockKind>(l, "spinlock", {{"test-and-set", SpinlockKind::kTestAndSet}, {"ticket", SpinlockKind::kTicket}, {"queued", SpinlockKind::kQueued}});
   k.inode_free = choice<InodeFree>(l, "inode_free", {{"immediate", InodeFree::kImmediate}, {"rcu", InodeFree::kRcu}});
   k.rename_seqlock_in_lookup = l.child("rename_seqlock_in_lookup").as_bool();
   if (k.d_count == DCount::kAtomic && !k.dcache_lock) {

@@ -52,6 +52,8 @@ sync::SyncPrimitive& KernelRuntime::primitive(const KOp& k) {
         name = "lockref";
       } else if (spec.spinlock == SpinlockKind::kTicket) {
         name = "ticket";
+      } else if (spec.spinlock == SpinlockKind::kTestAndSet) {
+        name = "tas";
       } else {
         name = "queued";
         lines.insert(lines.end(), qnode_lines_.begin(), qnode_lines_.end());

@@ -25,13 +25,17 @@ enum class MntCount : std::uint8_t { kAtomic, kPercpu };
 enum class DCount : std::uint8_t { kAtomic, kUnderDLock, kLockref };
 enum class VfsmountLock : std::uint8_t { kSpinlock, kBrlock, kSeqlock };
 enum class FilesList : std::uint8_t { kGlobalLock, kPerCpu, kNone /* 3.13+: no per-sb file list */ };
-enum class InodeLock : std::uint8_t { kGlobal, kSplit };
+enum class InodeLock : std::uint8_t {
+  kGlobal,       // one inode_lock for the hash, the sb and in-use lists, counters (to 2.6.38)
+  kSplit,        // per-inode i_lock, one per-superblock inode list lock (2.6.39+)
+  kSplitPercpu,  // per-inode i_lock, per-CPU superblock inode lists each with its lock
+};
 enum class WantWrite : std::uint8_t {
   kNone,           // before r/o bind mounts (2.6.20)
   kMountSpinlock,  // the 2007 posting: one mount-wide spinlock per mnt_want_write / mnt_drop_write
   kPercpuCounter,  // 2.6.29+: this CPU's counter, a full fence, a load of mnt_flags
 };
-enum class SpinlockKind : std::uint8_t { kTicket, kQueued };
+enum class SpinlockKind : std::uint8_t { kTestAndSet /* to 2.6.24 */, kTicket /* 2.6.25+ */, kQueued /* 4.2+ */ };
 enum class InodeFree : std::uint8_t { kImmediate, kRcu };
 
 // Fields of one object type by 64-byte line: lines[i] lists the fields on line i. On machines

@@ -24,7 +24,7 @@ const std::map<std::string, std::set<std::string>>& known_object_fields() {
                    "inode_lock", "inode_in_use", "inode_unused", "inodes_stat", "last_ino", "dentry_stat",
                    "file_lock_lock", "test_lock"}},
       {"percpu", {"vfsmount_brlock", "mnt_pcp_count", "mnt_writers", "files_lglock", "s_files", "nr_files",
-                  "nr_dentry", "nr_inodes", "last_ino"}},
+                  "nr_dentry", "nr_inodes", "last_ino", "inode_list_lock", "sb_inodes"}},
   };
   return fields;
 }

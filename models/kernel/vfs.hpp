@@ -48,6 +48,7 @@ struct Dentry {
   std::string link_target;       // for symlinks
   bool revalidate = false;       // the filesystem has ->d_revalidate for it (NFS-like); ramfs never
   ObjId page = 0;                // regular files: the one page-cache page their data lives in
+  std::uint32_t inode_cpu = 0;   // the CPU whose per-CPU inode list holds the inode (split-percpu)
   std::uint32_t bucket = 0;      // index into the dentry hash table
   std::map<std::string, DentryId, std::less<>> children;
 };

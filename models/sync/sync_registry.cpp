@@ -15,6 +15,7 @@
 #include "models/sync/seqcount.hpp"
 #include "models/sync/seqlock.hpp"
 #include "models/sync/sleeping_mutex.hpp"
+#include "models/sync/tas_spinlock.hpp"
 #include "models/sync/ticket_spinlock.hpp"
 
 namespace walksim::sync {
@@ -25,11 +26,15 @@ using Ptr = std::unique_ptr<SyncPrimitive>;
 std::span<const LineId> per_cpu(const SyncConfig& c, std::size_t first) { return c.lines.subspan(first); }
 SyncWord first(const SyncConfig& c) { return {c.lines[0], c.word}; }
 
-const std::array<SyncKind, 12> kKinds{{
+const std::array<SyncKind, 13> kKinds{{
     {"ticket",
      "x86 ticket spinlock: xadd, spin on the shared word, plain-store release",
      {1, false},
      [](const SyncConfig& c) -> Ptr { return std::make_unique<TicketSpinlock>(first(c)); }},
+    {"tas",
+     "x86 spinlock before 2.6.25: lock decb, spin reading until free, retry; plain-store release (unfair)",
+     {1, false},
+     [](const SyncConfig& c) -> Ptr { return std::make_unique<TasSpinlock>(first(c)); }},
     {"queued",
      "qspinlock (MCS): cmpxchg fast path, waiters spin on their own CPU's node",
      {1, true},

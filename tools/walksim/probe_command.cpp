@@ -14,9 +14,8 @@
 #include "tools/walksim/global_options.hpp"
 
 namespace walksim::cli {
-namespace {
 
-nlohmann::json to_json(const probe::ProbeReport& r) {
+nlohmann::json probe_to_json(const probe::ProbeReport& r) {
   nlohmann::json j;
   j["machine"] = r.machine;
   j["entries"] = nlohmann::json::array();
@@ -39,7 +38,7 @@ nlohmann::json to_json(const probe::ProbeReport& r) {
 }
 
 // One row per (op, state, home), one column per holder: the layout of published latency tables.
-void print_table(const probe::ProbeReport& r, const machine::Machine& m) {
+void print_probe_table(const probe::ProbeReport& r, const machine::Machine& m) {
   std::vector<std::string> holders;
   for (const auto& e : r.entries) {
     if (std::find(holders.begin(), holders.end(), e.holder) == holders.end() && e.holder != "none") {
@@ -77,8 +76,6 @@ void print_table(const probe::ProbeReport& r, const machine::Machine& m) {
   }
 }
 
-}  // namespace
-
 void add_probe_command(CLI::App& app, const GlobalOptions& global) {
   auto* cmd = app.add_subcommand("probe", "Latency of load/store/CAS by line state, holder distance and home, "
                                           "and ping-pong round trips, measured on the simulator");
@@ -106,9 +103,9 @@ void add_probe_command(CLI::App& app, const GlobalOptions& global) {
       machine::Machine m(machine::load_machine(name, dirs));
       const auto report = probe::run_latency_probe(m);
       if (opts->json) {
-        all.push_back(to_json(report));
+        all.push_back(probe_to_json(report));
       } else {
-        print_table(report, m);
+        print_probe_table(report, m);
         fmt::print("\n");
       }
     }

@@ -17,9 +17,45 @@
 #include "tools/experiment/writers.hpp"
 #include "tools/walksim/config_paths.hpp"
 #include "tools/walksim/global_options.hpp"
+#include "tools/walksim/probe_command.hpp"
+#include "models/machine/machine_loader.hpp"
+#include "models/config/strict_yaml.hpp"
 #include "tools/walksim/version.hpp"
 
 namespace walksim::cli {
+
+namespace {
+// An experiment of latency probes: `probe: {machines: all | [names]}` instead of a workload.
+void run_probe_experiment(const std::string& file, const std::string& out_flag, const std::string& root) {
+  const config::Node yaml = config::load_file(file);
+  const std::string name = yaml.child("name").as_string();
+  yaml.child("description").as_string();
+  const config::Node probe = yaml.child("probe");
+  const config::Node which = probe.child("machines");
+  std::vector<std::string> machines;
+  const auto dirs = machine_dirs(root);
+  if (which.is_scalar() && which.as_string() == "all") {
+    machines = machine::list_machines(dirs);
+  } else if (which.is_sequence()) {
+    for (const auto& m : which.elements()) machines.push_back(m.as_string());
+  } else {
+    which.fail("expected 'all' or a list of machine names");
+  }
+  yaml.finish();
+  experiment::OutputDir dir(out_flag.empty() ? "results/" + name : out_flag);
+  nlohmann::json all = nlohmann::json::array();
+  for (const auto& mname : machines) {
+    machine::Machine m(machine::load_machine(mname, dirs));
+    const auto report = probe::run_latency_probe(m);
+    print_probe_table(report, m);
+    fmt::print("\n");
+    all.push_back(probe_to_json(report));
+  }
+  std::ofstream(dir.file("results.json")) << nlohmann::json{{"probes", all}}.dump(2) << "\n";
+  dir.commit();
+  fmt::print("results in {}/results.json\n", out_flag.empty() ? "results/" + name : out_flag);
+}
+}  // namespace
 
 void add_run_command(CLI::App& app, const GlobalOptions& global) {
   auto* cmd = app.add_subcommand("run", "Run an experiment YAML: summary table, results.csv/json, plots, hot lines");
@@ -38,6 +74,7 @@ void add_run_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_flag("--quiet,-q", o->quiet, "No progress on stderr");
   cmd->callback([o, &global, cmd] {
     const std::string root = resolve_config_root(global.configs);
+    if (config::load_file(o->file).has("probe")) return run_probe_experiment(o->file, o->out, root);
     const auto spec = experiment::load_experiment(o->file, root);
     const std::string out = o->out.empty() ? "results/" + spec.name : o->out;
     experiment::OutputDir dir(out);
