@@ -33,6 +33,21 @@ expect 2 "" -- model ticketlock --cores 0 --think 1us --hold 1us --handoff 1ns
 expect 0 "totals: 13 atomic RMW" -- trace --kernel linux-2.6.35 --syscall "stat ./file"
 expect 0 '"atomic_rmw": 4' -- trace --kernel linux-2.6.38 --syscall "stat ./file" --json
 expect 0 "speed-up" -- model ticketlock --cores 4 --think 2us --hold 100ns --handoff 50ns
+out=$(mktemp -d)/never
+expect 2 "bad-threads.yaml:[0-9]+:[0-9]+: key 'threads': thread count 32 is outside 1..16" -- run "$src/tools/experiment/testdata/bad-threads.yaml" --out "$out"
+if [ -e "$out" ]; then echo "FAIL: a failed run left $out"; fail=1; fi
+expect 0 "results in" -- run "$src/tools/experiment/testdata/small.yaml" --out "$out" --jobs 2
+for f in results.json results.csv hotlines.csv meta.json; do [ -s "$out/$f" ] || { echo "FAIL: $out/$f missing"; fail=1; }; done
+# Ctrl-C during a run: exit 130, and neither the results nor a temporary directory are left.
+rm -rf "$out"
+"$walksim" run "$src/experiments/dbench-scaling.yaml" --out "$out" -q >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+code=$?
+if [ "$code" -ne 130 ]; then echo "FAIL: interrupted run exited $code, expected 130"; fail=1; else echo "ok: interrupted run exits 130"; fi
+if [ -e "$out" ] || ls -a "$(dirname "$out")" | grep -q '\.never\.tmp'; then echo "FAIL: an interrupted run left files"; fail=1; fi
 expect 0 "round trip" -- probe --machine nehalem-ep-2s8c
 expect 0 '"entries"' -- probe --machine barcelona-2s8c --json
 expect 0 "barcelona-2s8c" -- machines

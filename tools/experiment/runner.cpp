@@ -41,7 +41,8 @@ class Context {
   }
 
   // Runs the jobs on up to `jobs` host threads; results in job order.
-  std::vector<workload::RunResult> run(const std::vector<Job>& list, unsigned jobs, const Progress& progress) {
+  std::vector<workload::RunResult> run(const std::vector<Job>& list, unsigned jobs, const Progress& progress,
+                                       const std::atomic<bool>* cancel) {
     // Workloads are made here, on one thread, because their parameters are read from shared YAML nodes.
     std::vector<std::unique_ptr<workload::Workload>> made;
     for (std::size_t i = 0; i < list.size(); ++i) {
@@ -55,6 +56,7 @@ class Context {
     std::mutex progress_mutex;
     auto worker = [&] {
       for (std::size_t i; (i = next++) < list.size();) {
+        if (cancel && cancel->load()) return;
         const Job& j = list[i];
         workload::RunSpec rs;
         rs.machine = &machine_;
@@ -80,6 +82,7 @@ class Context {
     for (unsigned t = 1; t < n; ++t) pool.emplace_back(worker);
     worker();
     for (auto& t : pool) t.join();
+    if (cancel && cancel->load()) throw Interrupted();
     return out;
   }
 
@@ -200,7 +203,7 @@ double predicted(const ExperimentResult& r, const PublishedPoint& p) {
 }
 
 ExperimentResult run_experiment(const ExperimentSpec& spec, const std::string& config_root, unsigned jobs,
-                                const Progress& progress) {
+                                const Progress& progress, const std::atomic<bool>* cancel) {
   const auto t0 = std::chrono::steady_clock::now();
   Context ctx(spec, config_root);
   ExperimentResult res;
@@ -224,7 +227,7 @@ ExperimentResult run_experiment(const ExperimentSpec& spec, const std::string& c
         jobs_list.push_back(j);
       }
     }
-    const auto runs = ctx.run(jobs_list, jobs, progress);
+    const auto runs = ctx.run(jobs_list, jobs, progress, cancel);
     const auto n = static_cast<Eigen::Index>(spec.calibrate->points.size());
     Eigen::MatrixXd a(n, 1);
     Eigen::VectorXd y(n);
@@ -262,7 +265,7 @@ ExperimentResult run_experiment(const ExperimentSpec& spec, const std::string& c
       for (std::uint32_t rep = 0; rep < spec.repeats; ++rep) list.push_back({k, t, rep, res.cost_scale, res.user_time});
     }
   }
-  auto runs = ctx.run(list, jobs, progress);
+  auto runs = ctx.run(list, jobs, progress, cancel);
   for (std::size_t i = 0; i < list.size(); ++i) {
     res.points.push_back({spec.kernels[list[i].kernel], list[i].threads, list[i].repeat, std::move(runs[i])});
   }

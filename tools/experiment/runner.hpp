@@ -4,7 +4,9 @@
 // accounting, atomics per op, fallbacks, hot lines).
 #pragma once
 
+#include <atomic>
 #include <functional>
+#include <stdexcept>
 #include <map>
 #include <string>
 #include <vector>
@@ -56,8 +58,13 @@ struct ExperimentResult {
 
 using Progress = std::function<void(std::size_t done, std::size_t total, const std::string& what)>;
 
+// Thrown when `cancel` was set (Ctrl-C): points in flight finish, no new one starts.
+struct Interrupted : std::runtime_error {
+  Interrupted() : std::runtime_error("interrupted") {}
+};
+
 ExperimentResult run_experiment(const ExperimentSpec& spec, const std::string& config_root, unsigned jobs,
-                                const Progress& progress = {});
+                                const Progress& progress = {}, const std::atomic<bool>* cancel = nullptr);
 
 // The predicted value of a published point's metric from the rows (NaN when absent).
 double predicted(const ExperimentResult& r, const PublishedPoint& p);

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "models/config/config_error.hpp"
+#include "tools/experiment/runner.hpp"
 #include "tools/walksim/global_options.hpp"
 #include "tools/walksim/model_command.hpp"
 #include "tools/walksim/probe_command.hpp"
@@ -33,6 +34,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return 2;
+  } catch (const experiment::Interrupted&) {
+    std::cerr << "walksim: interrupted: no results were written\n";
+    return 130;
   } catch (const config::ConfigError& e) {
     std::cerr << "walksim: error: " << e.what() << "\n";
     return 2;

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -25,6 +27,18 @@
 namespace walksim::cli {
 
 namespace {
+// Set by SIGINT/SIGTERM; a signal handler can only reach static storage.
+std::atomic<bool> g_cancel{false};
+extern "C" void on_signal(int) { g_cancel = true; }
+
+void install_signal_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
 // An experiment of latency probes: `probe: {machines: all | [names]}` instead of a workload.
 void run_probe_experiment(const std::string& file, const std::string& out_flag, const std::string& root) {
   const config::Node yaml = config::load_file(file);
@@ -79,9 +93,13 @@ void add_run_command(CLI::App& app, const GlobalOptions& global) {
     const std::string out = o->out.empty() ? "results/" + spec.name : o->out;
     experiment::OutputDir dir(out);
     const bool tty = !o->quiet && isatty(STDERR_FILENO);
-    const auto result = experiment::run_experiment(spec, root, o->jobs, [&](std::size_t d, std::size_t n, const std::string& what) {
-      if (tty) fmt::print(stderr, "\r[{}/{}] {:<40}", d, n, what);
-    });
+    install_signal_handlers();
+    const auto result = experiment::run_experiment(
+        spec, root, o->jobs,
+        [&](std::size_t d, std::size_t n, const std::string& what) {
+          if (tty) fmt::print(stderr, "\r[{}/{}] {:<40}", d, n, what);
+        },
+        &g_cancel);
     if (tty) fmt::print(stderr, "\r{:<60}\r", "");
     experiment::print_summary(result, std::cout);
     std::string command = "walksim run " + o->file;

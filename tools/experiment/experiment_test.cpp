@@ -1,0 +1,121 @@
+// The experiment layer: strict loading, determinism across --jobs, the calibration fit, and the
+// outputs written atomically.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "models/config/config_error.hpp"
+#include "tools/experiment/experiment_spec.hpp"
+#include "tools/experiment/runner.hpp"
+#include "tools/experiment/writers.hpp"
+
+namespace walksim::experiment {
+namespace {
+
+const std::string kRoot = std::string(WALKSIM_SOURCE_DIR) + "/configs";
+std::string data(const std::string& f) { return std::string(WALKSIM_SOURCE_DIR) + "/tools/experiment/testdata/" + f; }
+
+config::ConfigError error_of(const std::string& f) {
+  try {
+    load_experiment(data(f), kRoot);
+  } catch (const config::ConfigError& e) {
+    return e;
+  }
+  ADD_FAILURE() << f << " loaded";
+  return config::ConfigError({}, "", "");
+}
+
+TEST(Experiment, TheSameExperimentGivesByteIdenticalResultsWhateverTheJobCount) {
+  const auto spec = load_experiment(data("small.yaml"), kRoot);
+  const auto one = results_json(run_experiment(spec, kRoot, 1), "test").dump();
+  const auto two = results_json(run_experiment(spec, kRoot, 2), "test").dump();
+  const auto again = results_json(run_experiment(spec, kRoot, 3), "test").dump();
+  EXPECT_EQ(one, two);
+  EXPECT_EQ(one, again);
+}
+
+TEST(Experiment, ScalingIsThroughputOverThreadsTimesTheSmallestRun) {
+  const auto r = run_experiment(load_experiment(data("small.yaml"), kRoot), kRoot, 2);
+  for (const auto& row : r.rows) {
+    const Row* base = nullptr;
+    for (const auto& o : r.rows) {
+      if (o.kernel == row.kernel && o.threads == 1) base = &o;
+    }
+    ASSERT_NE(base, nullptr);
+    EXPECT_NEAR(row.scaling_pct, 100.0 * row.throughput / (row.threads * base->throughput), 1e-9);
+  }
+}
+
+TEST(Experiment, TheCalibrationFitsTheDeclaredPointAndSaysSo) {
+  const auto r = run_experiment(load_experiment(data("calibrated.yaml"), kRoot), kRoot, 2);
+  ASSERT_TRUE(r.calibration.has_value());
+  EXPECT_EQ(r.calibration->parameter, "cpu_cost_scale");
+  EXPECT_NEAR(r.rows.at(0).ns_per_op, 900.0, 900.0 * 0.01);
+  EXPECT_LT(r.calibration->residual_pct, 1.0);
+  EXPECT_NEAR(r.cost_scale, r.calibration->value, 1e-12);
+}
+
+TEST(Experiment, OutputsAppearOnlyWhenEverythingIsWritten) {
+  const auto r = run_experiment(load_experiment(data("small.yaml"), kRoot), kRoot, 2);
+  const auto dir = std::filesystem::temp_directory_path() / "walksim-output-test";
+  std::filesystem::remove_all(dir);
+  {
+    OutputDir out(dir.string());
+    write_outputs(r, out, "test", "test");
+    EXPECT_FALSE(std::filesystem::exists(dir));  // still under its temporary name
+  }  // destroyed without commit: nothing is left
+  EXPECT_FALSE(std::filesystem::exists(dir));
+  for (const auto& e : std::filesystem::directory_iterator(dir.parent_path())) {
+    EXPECT_EQ(e.path().filename().string().find(".walksim-output-test.tmp"), std::string::npos);
+  }
+  OutputDir out(dir.string());
+  write_outputs(r, out, "test", "test");
+  out.commit();
+  for (const char* f : {"results.json", "results.csv", "hotlines.csv", "meta.json"}) {
+    EXPECT_TRUE(std::filesystem::exists(dir / f)) << f;
+  }
+  std::ifstream csv(dir / "results.csv");
+  std::string header;
+  std::getline(csv, header);
+  EXPECT_EQ(header, "kernel,threads,metric,value,unit");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ExperimentErrors, MoreThreadsThanCpusIsAnErrorAtTheSweep) {
+  const auto e = error_of("bad-threads.yaml");
+  EXPECT_EQ(e.key_path(), "threads");
+  EXPECT_NE(e.message().find("thread count 32 is outside 1..16"), std::string::npos) << e.what();
+}
+
+TEST(ExperimentErrors, AMisspeltWorkloadParameterSuggestsTheRightOne) {
+  const auto e = error_of("bad-key.yaml");
+  EXPECT_NE(e.message().find("did you mean 'path_components'"), std::string::npos) << e.what();
+}
+
+TEST(ExperimentErrors, AnUnknownWorkloadListsTheValidOnes) {
+  const auto e = error_of("bad-workload.yaml");
+  EXPECT_EQ(e.key_path(), "workload.kind");
+  EXPECT_NE(e.message().find("did you mean 'dbench'"), std::string::npos) << e.what();
+}
+
+TEST(ExperimentErrors, AnEmptySweepIsAnError) {
+  const auto e = error_of("bad-empty-sweep.yaml");
+  EXPECT_NE(e.message().find("empty"), std::string::npos) << e.what();
+}
+
+TEST(ExperimentErrors, AWakeUpLatencyNeedsItsSource) {
+  const auto e = error_of("bad-no-wakeup-source.yaml");
+  EXPECT_NE(e.message().find("source"), std::string::npos) << e.what();
+}
+
+TEST(ExperimentErrors, EveryShippedExperimentLoads) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(WALKSIM_SOURCE_DIR) + "/experiments")) {
+    if (entry.path().extension() != ".yaml" || entry.path().filename() == "latency-probes.yaml") continue;
+    EXPECT_NO_THROW(load_experiment(entry.path().string(), kRoot)) << entry.path();
+  }
+}
+
+}  // namespace
+}  // namespace walksim::experiment
