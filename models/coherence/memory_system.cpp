@@ -24,6 +24,7 @@ MemorySystem::MemorySystem(const machine::Machine& m, bool check)
     }
   }
   link_busy_.assign(2 * spec.topology.links.size(), 0);
+  domain_mark_.assign(m.domains(), 0);
   if (const auto s = m.shared_level()) {
     const auto& lvl = spec.caches[*s];
     for (DomainId d = 0; d < m.domains(); ++d) llc_.emplace_back(lvl.size_bytes / spec.line_size, lvl.ways);
@@ -157,9 +158,18 @@ AccessResult MemorySystem::access(Picos now, CpuId cpu, LineId id, AccessKind ki
       supplier = dom(static_cast<CoreId>(s.owner));
     }
     t.supplier = supplier;
-    for (DomainId h = 0; h < m_.domains(); ++h) {
-      if (h != d && domain_holds(s, h)) t.holders.push_back(h);
-    }
+    // The other domains holding a copy, from the presence sets (no scan of every domain).
+    holder_scratch_.clear();
+    auto note = [&](DomainId h) {
+      if (h != d && !domain_mark_[h]) {
+        domain_mark_[h] = 1;
+        holder_scratch_.push_back(h);
+      }
+    };
+    s.holders.for_each([&](std::uint32_t k) { note(dom(k)); });
+    s.llc.for_each([&](std::uint32_t x) { note(x); });
+    for (DomainId h : holder_scratch_) domain_mark_[h] = 0;
+    t.holders = holder_scratch_;
     latency = timing_->latency(t);
     r.served = ServedBy::kRemote;
     if (m_.spec().topology.model_bandwidth && t.needs_data) {
@@ -239,19 +249,16 @@ std::uint64_t MemorySystem::source_value(LineId id, CoreId c, std::optional<Doma
 void MemorySystem::apply_write(LineId id, CoreId c, std::uint64_t value) {
   LineState& s = lines_[id];
   const DomainId d = dom(c);
-  std::vector<CoreId> others;
+  // for_each reads each word of the set before calling back, so erasing the visited member is safe.
   s.holders.for_each([&](std::uint32_t k) {
-    if (k != c) others.push_back(k);
+    if (k != c) drop_private(k, id);
   });
-  for (CoreId k : others) drop_private(k, id);
   const bool keep_own_llc = !llc_.empty() && m_.spec().caches[*m_.shared_level()].inclusion == Inclusion::kInclusive;
-  std::vector<DomainId> llcs;
-  s.llc.for_each([&](std::uint32_t x) { llcs.push_back(x); });
-  for (DomainId x : llcs) {
-    if (x == d && keep_own_llc) continue;
+  s.llc.for_each([&](std::uint32_t x) {
+    if (x == d && keep_own_llc) return;
     s.llc.erase(x);
     llc_[x].erase(id);
-  }
+  });
   s.owner = static_cast<std::int32_t>(c);
   s.owner_state = OwnerState::kModified;
   s.excl_domain = static_cast<std::int32_t>(d);

@@ -108,6 +108,8 @@ class MemorySystem {
   std::vector<machine::SetAssocCache> llc_;                   // [domain], empty if no shared level
   std::size_t private_levels_ = 0;
   std::vector<Picos> link_busy_;  // per link and direction (2 * index + (a->b ? 0 : 1))
+  std::vector<machine::DomainId> holder_scratch_;  // reused per transaction: no allocation per miss
+  std::vector<std::uint8_t> domain_mark_;
 
   std::unordered_map<std::uint64_t, std::uint64_t> core_values_;
   std::unordered_map<std::uint64_t, std::uint64_t> llc_values_;

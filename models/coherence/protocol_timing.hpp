@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "models/machine/machine.hpp"
@@ -23,7 +24,7 @@ struct Transaction {
   bool needs_data;                     // false for an upgrade: the requester's domain has the data
   bool exclusive;                      // store or atomic: every other copy must be invalidated
   std::optional<DomainId> supplier;    // another domain that answers with data (dirty, owned, forwarder)
-  std::vector<DomainId> holders;       // other domains holding a copy (to invalidate when exclusive)
+  std::span<const DomainId> holders;   // other domains holding a copy (to invalidate when exclusive)
 };
 
 class ProtocolTiming {

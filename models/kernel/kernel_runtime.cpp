@@ -146,7 +146,8 @@ bool KOpRunner::sync_step(CpuId cpu, std::uint64_t last, Op& out, ProcessStats& 
 
 bool KOpRunner::start_kop(KernelRuntime& rt, CpuId cpu, const KOp& k, Op& out, ProcessStats& stats) {
   auto lock_action = [&](SyncAction a) {
-    prim_ = &rt.primitive(k);
+    if (!k.prim) k.prim = &rt.primitive(k);
+    prim_ = k.prim;
     action_ = a;
     call_ = sync::SyncCall{};
     if (a == SyncAction::kAcquire || a == SyncAction::kReadAcquire) ++stats.lock_acquires;

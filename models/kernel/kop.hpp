@@ -10,6 +10,10 @@
 #include "models/exec/op.hpp"
 #include "sim/time.hpp"
 
+namespace walksim::sync {
+class SyncPrimitive;
+}
+
 namespace walksim::kernel {
 
 using machine::LineId;
@@ -54,6 +58,9 @@ struct KOp {
   std::string_view field;  // for traces; points into the layout's storage
   Picos ps = 0;
   std::int64_t delta = 0;  // for kAtomic / kPercpuAdd: +1 / -1
+  // The lock primitive of a lock KOp, looked up on first use and remembered (expansions are
+  // reused while the tree is unchanged, so the lookup is not repeated per call).
+  mutable sync::SyncPrimitive* prim = nullptr;
 };
 
 }  // namespace walksim::kernel

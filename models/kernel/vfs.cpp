@@ -74,12 +74,18 @@ bool Vfs::has_field(ObjId id, std::string_view field) const {
 
 FieldRef Vfs::field(ObjId id, std::string_view name) const {
   const Object& o = objects_[id];
+  const std::uint32_t fold = o.layout->aligned ? 1 : fold_;
+  const std::size_t h = (reinterpret_cast<std::uintptr_t>(o.layout) >> 4 ^ reinterpret_cast<std::uintptr_t>(name.data())) % field_cache_.size();
+  FieldCacheEntry& ce = field_cache_[h];
+  if (ce.layout == o.layout && ce.name == name.data() && ce.size == name.size()) {
+    return {o.lines[ce.slot.line64 / fold], o.first_word + ce.slot.word, ce.stored};
+  }
   const auto it = o.layout->slots.find(name);
   if (it == o.layout->slots.end()) {
     throw std::invalid_argument("kernel '" + spec_.name + "': object type '" + o.layout->type + "' has no field '" +
                                 std::string(name) + "' in its layout");
   }
-  const std::uint32_t fold = o.layout->aligned ? 1 : fold_;
+  ce = {o.layout, name.data(), name.size(), it->second, std::string_view(it->first)};
   return {o.lines[it->second.line64 / fold], o.first_word + it->second.word, std::string_view(it->first)};
 }
 

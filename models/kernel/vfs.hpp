@@ -137,6 +137,16 @@ class Vfs {
   std::vector<LineLabel> labels_;
   std::vector<ObjId> percpu_;
   std::vector<LineId> hash_lines_;
+  // A direct-mapped cache of field lookups keyed by (layout, name pointer): the syscall code names
+  // fields with string literals, whose addresses are stable, so most lookups skip the hash map.
+  struct FieldCacheEntry {
+    const ObjectLayout* layout = nullptr;
+    const char* name = nullptr;
+    std::size_t size = 0;
+    FieldSlot slot;
+    std::string_view stored;
+  };
+  mutable std::vector<FieldCacheEntry> field_cache_ = std::vector<FieldCacheEntry>(1024);
   std::uint32_t fold_;  // 64-byte layout lines per machine line
   std::uint64_t generation_ = 0;
   std::uint32_t next_word_ = 0;
