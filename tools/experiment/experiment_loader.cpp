@@ -106,6 +106,10 @@ ExperimentSpec load_experiment(const std::string& path, const std::string& confi
 
   const Node mnode = root.child("machine");
   e.machine = mnode.as_string();
+  // A machine given as a path is relative to the experiment file, like trace-replay's `file`.
+  if ((e.machine.find('/') != std::string::npos || e.machine.ends_with(".yaml")) && e.machine[0] != '/') {
+    e.machine = (std::filesystem::path(path).parent_path() / e.machine).lexically_normal().string();
+  }
   machine::MachineSpec mspec;
   try {
     mspec = machine::load_machine(e.machine, {config_root + "/machines"});

@@ -55,6 +55,7 @@ struct ExperimentSpec {
   std::string wakeup_source;
   std::uint64_t extrapolate_ops = 0;       // report times for this many ops per process (steady state)
   std::size_t hot_lines = 10;
+  bool check = false;                      // coherence invariants after every access (--check)
   std::optional<Calibration> calibrate;
   std::vector<PublishedPoint> published;
   std::string citation;                    // for validation files

@@ -69,6 +69,7 @@ class Context {
         rs.cost_scale = j.cost_scale;
         rs.mutex_wakeup = spec_.wakeup_latency;
         rs.hot_lines = spec_.hot_lines;
+        rs.check = spec_.check;
         out[i] = workload::simulate(rs, *made[i]);
         const std::size_t d = ++done;
         if (progress) {

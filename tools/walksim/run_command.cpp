@@ -78,9 +78,13 @@ void add_run_command(CLI::App& app, const GlobalOptions& global) {
     std::string out;
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     bool quiet = false;
+    bool check = false;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("experiment", o->file, "The experiment YAML")->required();
+  cmd->add_flag("--check", o->check,
+                "Check the coherence invariants (single writer, directory agrees with caches, every copy current) "
+                "after every memory access; slow");
   cmd->add_option("--out,-o", o->out, "Results directory (default: results/<experiment name>)");
   cmd->add_option("--jobs,-j", o->jobs, "Points simulated in parallel (results do not depend on it)")
       ->check(CLI::Range(1u, 1024u))
@@ -89,7 +93,8 @@ void add_run_command(CLI::App& app, const GlobalOptions& global) {
   cmd->callback([o, &global, cmd] {
     const std::string root = resolve_config_root(global.configs);
     if (config::load_file(o->file).has("probe")) return run_probe_experiment(o->file, o->out, root);
-    const auto spec = experiment::load_experiment(o->file, root);
+    auto spec = experiment::load_experiment(o->file, root);
+    spec.check = o->check;
     const std::string out = o->out.empty() ? "results/" + spec.name : o->out;
     experiment::OutputDir dir(out);
     const bool tty = !o->quiet && isatty(STDERR_FILENO);

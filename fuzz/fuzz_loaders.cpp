@@ -1,0 +1,52 @@
+// libFuzzer targets for every parser of user input. A ConfigError (or, for the syscall language,
+// std::invalid_argument) is the expected answer to bad input; anything else that escapes — another
+// exception, a crash, a sanitizer report — is a bug. One source, one target per FUZZ_TARGET value.
+#include <unistd.h>
+
+#include <cstdint>
+#include <fstream>
+#include <string>
+
+#include "models/config/config_error.hpp"
+#include "models/kernel/kernel_loader.hpp"
+#include "models/kernel/syscall.hpp"
+#include "models/machine/machine_loader.hpp"
+#include "models/workload/trace_replay.hpp"
+#include "tools/experiment/experiment_spec.hpp"
+
+namespace {
+
+const std::string kRoot = std::string(WALKSIM_SOURCE_DIR) + "/configs";
+
+// The loaders read files (extends: and names resolve beside them), so the input goes to a file.
+std::string to_file(const uint8_t* data, size_t size, const char* ext) {
+  const std::string path = "/tmp/walksim-fuzz-" + std::to_string(getpid()) + ext;
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  return path;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace walksim;
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  try {
+#if FUZZ_TARGET == 1
+    machine::Machine m(machine::load_machine(to_file(data, size, ".yaml"), {kRoot + "/machines"}));
+    (void)m;
+#elif FUZZ_TARGET == 2
+    kernel::load_kernel(to_file(data, size, ".yaml"), {kRoot + "/kernels"});
+#elif FUZZ_TARGET == 3
+    experiment::load_experiment(to_file(data, size, ".yaml"), kRoot);
+#elif FUZZ_TARGET == 4
+    workload::parse_trace(text, "fuzz.trace");
+#elif FUZZ_TARGET == 5
+    try {
+      kernel::parse_syscall(text);
+    } catch (const std::invalid_argument&) {
+    }
+#endif
+  } catch (const config::ConfigError&) {
+  }
+  return 0;
+}
