@@ -252,7 +252,14 @@ KOpRunner::Status KOpRunner::next(KernelRuntime& rt, CpuId cpu, std::uint64_t la
       if (sync_step(cpu, last, out, stats)) return Status::kOp;
       continue;
     }
-    if (index_ >= exp_->ops.size()) return Status::kDone;
+    if (index_ >= exp_->ops.size()) {
+      // Every lock a call takes, it releases: a call that ends holding one is a model bug.
+      if (!held_.empty()) {
+        throw std::logic_error("a system call ended holding " + std::to_string(held_.size()) + " lock(s) (" +
+                               std::string(held_.back().prim->kind()) + ")");
+      }
+      return Status::kDone;
+    }
     const KOp& k = exp_->ops[index_];
     if (phase_ == 0) {
       phase_ = 1;
