@@ -93,9 +93,27 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
     r.walk.ref_lookups += w.ref_lookups;
   }
   r.sys = r.cpu - r.user;
-  // Aggregate throughput over the union of the measured windows: summing each process's own rate
-  // would count processes that ran alone at the end of the run as if they had run together.
-  if (last > first && r.ops) {
+  // Aggregate throughput over the window in which every process was measuring (from the last
+  // warm-up end to the first process's last operation): operations completed in it over its
+  // length. Summing each process's own rate would count processes that ran alone at the end (an
+  // unfair lock finishes some early) as if they had run together; the union of the windows would
+  // count start-up skew as idle time. Without a common window, the union is used.
+  Picos lo = 0, hi = sim::kNever;
+  for (std::size_t i = 0; i < workload.process_count(); ++i) {
+    const Measured& ms = workload.source(i).measured();
+    if (!ms.ops) continue;
+    lo = std::max(lo, ms.first);
+    hi = std::min(hi, ms.last);
+  }
+  if (hi > lo && hi != sim::kNever) {
+    std::uint64_t in = 0;
+    for (std::size_t i = 0; i < workload.process_count(); ++i) {
+      for (Picos t : workload.source(i).measured().done_at) in += (t > lo && t <= hi);
+    }
+    const double span = static_cast<double>(hi - lo) * 1e-12;
+    r.ops_per_s = static_cast<double>(in) / span;
+    r.bytes_per_s = static_cast<double>(bytes) * (static_cast<double>(in) / static_cast<double>(r.ops)) / span;
+  } else if (last > first && r.ops) {
     const double span = static_cast<double>(last - first) * 1e-12;
     r.ops_per_s = static_cast<double>(r.ops) / span;
     r.bytes_per_s = static_cast<double>(bytes) / span;

@@ -58,7 +58,7 @@ struct RunResult {
   std::uint64_t ops = 0;           // measured operations, all processes
   std::uint64_t calls = 0;
   std::uint64_t failed = 0;
-  double ops_per_s = 0;            // measured ops over the union of the processes' measured windows
+  double ops_per_s = 0;            // measured ops in the window common to every process, over its length
   double bytes_per_s = 0;
   double ns_per_op = 0;            // mean over processes of (measured window / ops)
   // Time accounting over the whole run, summed over processes (ps).

@@ -27,6 +27,7 @@ void CountingSource::completed(const Syscall& call, bool failed, Picos now) {
     if (warm) {
       ++measured_.ops;
       measured_.last = now;
+      measured_.done_at.push_back(now);
     }
   }
 }

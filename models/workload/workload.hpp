@@ -39,6 +39,7 @@ struct Measured {
   Picos last = 0;                 // completion of the last measured op
   std::uint64_t total_ops = 0;    // including warm-up
   Picos warm_at = 0;              // when the last warm-up op completed
+  std::vector<Picos> done_at;     // completion time of each measured op (for the common window)
   // This process's measured throughput in operations per second.
   double ops_per_s() const { return last > first && ops ? static_cast<double>(ops) * 1e12 / static_cast<double>(last - first) : 0; }
   double bytes_per_s() const { return last > first ? static_cast<double>(bytes) * 1e12 / static_cast<double>(last - first) : 0; }
