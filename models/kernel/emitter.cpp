@@ -186,16 +186,21 @@ void Emitter::inode_unlock() {
   if (spec().inode_lock == InodeLock::kGlobal) unlock(vfs_.globals(), "inode_lock");
 }
 
+// The 2007 posting's mount-wide writer count, changed under its spinlock.
+void Emitter::mount_writers_update(ObjId m) {
+  lock(m, "mnt_writers_lock");
+  load(m, "mnt_writers");
+  store(m, "mnt_writers");
+  unlock(m, "mnt_writers_lock");
+}
+
 void Emitter::mnt_want_write() {
   const ObjId m = vfs_.mount();
   switch (spec().want_write) {
     case WantWrite::kNone:
       return;
     case WantWrite::kMountSpinlock:
-      lock(m, "mnt_writers_lock");
-      load(m, "mnt_writers");
-      store(m, "mnt_writers");
-      unlock(m, "mnt_writers_lock");
+      mount_writers_update(m);
       return;
     case WantWrite::kPercpuCounter:
       percpu_add("mnt_writers", +1);
@@ -212,10 +217,7 @@ void Emitter::mnt_drop_write() {
     case WantWrite::kNone:
       return;
     case WantWrite::kMountSpinlock:
-      lock(m, "mnt_writers_lock");
-      load(m, "mnt_writers");
-      store(m, "mnt_writers");
-      unlock(m, "mnt_writers_lock");
+      mount_writers_update(m);
       return;
     case WantWrite::kPercpuCounter:
       percpu_add("mnt_writers", -1);

@@ -79,6 +79,7 @@ class Emitter {
  private:
   void emit(KOpKind k, ObjId o, std::string_view f, std::int64_t delta = 0);
   void push_bucket(KOpKind k, std::uint32_t bucket);
+  void mount_writers_update(ObjId m);
 
   Vfs& vfs_;
   std::vector<KOp>& out_;

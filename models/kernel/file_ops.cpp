@@ -162,6 +162,16 @@ void fget_light(Ctx& c) {
   c.e.compute("fget");
 }
 
+const Dentry* fd_target(Ctx& c, const Syscall& s) {
+  const int fd = find_fd(c, s.path);
+  if (fd < 0) {
+    c.out.failed = true;  // EBADF
+    return nullptr;
+  }
+  fget_light(c);
+  return &c.vfs.dentry(c.p.fds[static_cast<std::size_t>(fd)].dentry);
+}
+
 std::optional<DentryId> lookup_hash(Ctx& c, DentryId dir, const std::string& name) {
   if (c.vfs.spec().rename_seqlock_in_lookup) c.e.seq_begin(c.vfs.globals(), "rename_lock");
   const auto found = c.vfs.child(dir, name);
@@ -468,13 +478,9 @@ void sys_close(Ctx& c, const Syscall& s) {
 }
 
 void sys_read(Ctx& c, const Syscall& s) {
-  const int fd = find_fd(c, s.path);
-  if (fd < 0) {
-    c.out.failed = true;
-    return;
-  }
-  const Dentry& d = c.vfs.dentry(c.p.fds[static_cast<std::size_t>(fd)].dentry);
-  fget_light(c);
+  const Dentry* target = fd_target(c, s);
+  if (!target) return;
+  const Dentry& d = *target;
   // generic_file_aio_read: find_get_page takes a page reference, copies, drops it.
   c.e.load(d.inode, "i_size");
   if (!d.dir) {
@@ -487,13 +493,9 @@ void sys_read(Ctx& c, const Syscall& s) {
 }
 
 void sys_write(Ctx& c, const Syscall& s) {
-  const int fd = find_fd(c, s.path);
-  if (fd < 0) {
-    c.out.failed = true;
-    return;
-  }
-  const Dentry& d = c.vfs.dentry(c.p.fds[static_cast<std::size_t>(fd)].dentry);
-  fget_light(c);
+  const Dentry* target = fd_target(c, s);
+  if (!target) return;
+  const Dentry& d = *target;
   // generic_file_aio_write: i_mutex, then the page locked, copied into and dirtied.
   c.e.mutex_lock(d.inode, "i_mutex");
   c.e.store(d.inode, "i_mtime");  // file_update_time
@@ -563,26 +565,18 @@ void sys_readdir(Ctx& c, const Syscall& s) {
 }
 
 void sys_fsync(Ctx& c, const Syscall& s) {
-  const int fd = find_fd(c, s.path);
-  if (fd < 0) {
-    c.out.failed = true;
-    return;
-  }
-  const Dentry& d = c.vfs.dentry(c.p.fds[static_cast<std::size_t>(fd)].dentry);
-  fget_light(c);
+  const Dentry* target = fd_target(c, s);
+  if (!target) return;
+  const Dentry& d = *target;
   c.e.mutex_lock(d.inode, "i_mutex");  // vfs_fsync_range; ramfs has nothing to write
   c.e.compute("fsync");
   c.e.mutex_unlock(d.inode, "i_mutex");
 }
 
 void sys_fcntl_lock(Ctx& c, const Syscall& s) {
-  const int fd = find_fd(c, s.path);
-  if (fd < 0) {
-    c.out.failed = true;
-    return;
-  }
-  const Dentry& d = c.vfs.dentry(c.p.fds[static_cast<std::size_t>(fd)].dentry);
-  fget_light(c);
+  const Dentry* target = fd_target(c, s);
+  if (!target) return;
+  const Dentry& d = *target;
   // posix_lock_file: the global lock of the era (lock_kernel in 2.6.35, file_lock_lock after),
   // the inode's lock list.
   c.e.lock(c.vfs.globals(), "file_lock_lock");

@@ -24,6 +24,8 @@ struct Ctx {
 int find_fd(const Ctx& c, const std::string& path);
 // fget_light: a single-threaded process reads its fd table without a reference.
 void fget_light(Ctx& c);
+// The dentry of the descriptor a call names (after fget_light), or nullptr with the call failed.
+const Dentry* fd_target(Ctx& c, const Syscall& s);
 // __lookup_hash under the directory's i_mutex: the found dentry with a reference taken, or nullopt
 // (ramfs: the negative dentry is allocated and killed again).
 std::optional<DentryId> lookup_hash(Ctx& c, DentryId dir, const std::string& name);

@@ -25,6 +25,21 @@ void put_walk(Ctx& c, const WalkResult& w, DentryId start) {
   put_path(c.e, w.target != kNoDentry ? w.target : w.dir);
 }
 
+// user_path_parent for unlink, rmdir and mkdir: the walk to the parent with path_walk's saved
+// start put back at its end. nullopt (the call failed, references dropped) when it fails.
+std::optional<WalkResult> walk_parent(Ctx& c, const std::string& path) {
+  auto req = request(path, true, true);
+  const DentryId start = req.absolute ? c.p.root : c.p.cwd;
+  const WalkResult w = walk_path(c.e, c.p, req, c.opts, c.force_ref, c.stats);
+  if (w.saved) put_path(c.e, start);
+  if (!w.holds_refs || w.last.empty()) {
+    c.out.failed = true;
+    if (w.holds_refs) put_path(c.e, w.dir);
+    return std::nullopt;
+  }
+  return w;
+}
+
 void sys_stat(Ctx& c, const Syscall& s) {
   auto req = request(s.path, false, true);
   req.follow = s.sys == Sys::kStat;
@@ -53,13 +68,9 @@ void sys_stat(Ctx& c, const Syscall& s) {
 }
 
 void sys_fstat(Ctx& c, const Syscall& s) {
-  const int fd = find_fd(c, s.path);
-  if (fd < 0) {
-    c.out.failed = true;
-    return;
-  }
-  fget_light(c);
-  const ObjId in = c.vfs.dentry(c.p.fds[static_cast<std::size_t>(fd)].dentry).inode;
+  const Dentry* d = fd_target(c, s);
+  if (!d) return;
+  const ObjId in = d->inode;
   c.e.load(in, "i_mode");
   c.e.load(in, "i_uid");
   c.e.load(in, "i_size");
@@ -101,15 +112,9 @@ void sys_utime(Ctx& c, const Syscall& s) {
 }
 
 void sys_unlink(Ctx& c, const Syscall& s) {
-  auto req = request(s.path, true, true);
-  const DentryId start = req.absolute ? c.p.root : c.p.cwd;
-  const WalkResult w = walk_path(c.e, c.p, req, c.opts, c.force_ref, c.stats);
-  if (w.saved) put_path(c.e, start);
-  if (!w.holds_refs || w.last.empty()) {
-    c.out.failed = true;
-    if (w.holds_refs) put_path(c.e, w.dir);
-    return;
-  }
+  const auto walked = walk_parent(c, s.path);
+  if (!walked) return;
+  const WalkResult& w = *walked;
   const DentryId dir = w.dir;
   const ObjId dir_in = c.vfs.dentry(dir).inode;
   c.e.mutex_lock(dir_in, "i_mutex");
@@ -127,15 +132,9 @@ void sys_unlink(Ctx& c, const Syscall& s) {
 }
 
 void sys_rmdir(Ctx& c, const Syscall& s) {
-  auto req = request(s.path, true, true);
-  const DentryId start = req.absolute ? c.p.root : c.p.cwd;
-  const WalkResult w = walk_path(c.e, c.p, req, c.opts, c.force_ref, c.stats);
-  if (w.saved) put_path(c.e, start);
-  if (!w.holds_refs || w.last.empty()) {
-    c.out.failed = true;
-    if (w.holds_refs) put_path(c.e, w.dir);
-    return;
-  }
+  const auto walked = walk_parent(c, s.path);
+  if (!walked) return;
+  const WalkResult& w = *walked;
   const DentryId dir = w.dir;
   const ObjId dir_in = c.vfs.dentry(dir).inode;
   c.e.mutex_lock(dir_in, "i_mutex");
@@ -154,13 +153,12 @@ void sys_rmdir(Ctx& c, const Syscall& s) {
 }
 
 void sys_mkdir(Ctx& c, const Syscall& s) {
-  auto req = request(s.path, true, true);
-  const DentryId start = req.absolute ? c.p.root : c.p.cwd;
-  const WalkResult w = walk_path(c.e, c.p, req, c.opts, c.force_ref, c.stats);
-  if (w.saved) put_path(c.e, start);
-  if (!w.holds_refs || w.last.empty() || c.vfs.child(w.dir, w.last)) {
+  const auto walked = walk_parent(c, s.path);
+  if (!walked) return;
+  const WalkResult& w = *walked;
+  if (c.vfs.child(w.dir, w.last)) {  // EEXIST
     c.out.failed = true;
-    if (w.holds_refs) put_path(c.e, w.dir);
+    put_path(c.e, w.dir);
     return;
   }
   const ObjId dir_in = c.vfs.dentry(w.dir).inode;
