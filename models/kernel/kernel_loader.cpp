@@ -141,6 +141,9 @@ KernelSpec read_kernel(const Node& root, const std::string& file) {
                                            {"rcu-walk", WalkKind::kRcuWalk},
                                            {"store-free", WalkKind::kStoreFree}});
   read_locking(root, k);
+  const Node placement = root.child("placement");
+  k.boot_node = placement.child("boot_objects_node").as_uint32();
+  k.hash_interleaved = placement.child("hash_table").as_choice({"boot-node", "interleaved"}) == 1;
   read_layouts(root, k);
   read_costs(root, k);
   root.finish();

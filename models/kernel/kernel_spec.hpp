@@ -94,6 +94,12 @@ struct KernelSpec {
   InodeFree inode_free = InodeFree::kImmediate;
   bool rename_seqlock_in_lookup = false;  // d_lookup reads rename_lock (2.6.38 __lookup_hash)
 
+  // Where boot-time objects live: the globals, the superblock, the mount and the root dentry on
+  // one node; the dentry hash table on that node or interleaved over all (alloc_large_system_hash
+  // interleaves it on NUMA machines).
+  std::uint32_t boot_node = 0;
+  bool hash_interleaved = true;
+
   std::map<std::string, ObjectLayout> layouts;  // by object type
   CpuCosts costs;
 };

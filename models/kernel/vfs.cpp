@@ -14,9 +14,11 @@ constexpr std::uint32_t kBucketsPerLine = 8;
 Vfs::Vfs(coherence::MemorySystem& mem, const KernelSpec& spec)
     : mem_(mem), spec_(spec), fold_(std::max<std::uint32_t>(1, mem.machine().spec().line_size / 64)) {
   const auto& m = mem.machine();
-  globals_ = new_object("globals", "globals", true, 0u);
-  sb_ = new_object("super_block", "super_block", true, 0u);
-  mount_ = new_object("vfsmount", "vfsmount", true, 0u);
+  // Boot-time objects on the node the kernel YAML names (clamped to this machine's nodes).
+  const std::uint32_t boot = std::min(spec.boot_node, m.nodes() - 1);
+  globals_ = new_object("globals", "globals", true, boot);
+  sb_ = new_object("super_block", "super_block", true, boot);
+  mount_ = new_object("vfsmount", "vfsmount", true, boot);
   for (CpuId c = 0; c < m.cpus(); ++c) {
     percpu_.push_back(new_object("percpu", "cpu " + std::to_string(c) + " per-CPU data", false,
                                  m.node_of(m.core_of(c))));
@@ -26,7 +28,7 @@ Vfs::Vfs(coherence::MemorySystem& mem, const KernelSpec& spec)
   hash_word_base_ = next_word_;
   next_word_ += 2 * kHashBuckets;
   for (std::uint32_t i = 0; i < kHashBuckets / kBucketsPerLine; ++i) {
-    const LineId l = mem_.add_line(i % m.nodes());  // the boot-time hash table is spread over nodes
+    const LineId l = mem_.add_line(spec.hash_interleaved ? i % m.nodes() : boot);
     if (labels_.size() <= l) labels_.resize(l + 1);
     labels_[l] = {"dentry_hashtable", i, "bucket heads", true};
     hash_lines_.push_back(l);
@@ -34,8 +36,8 @@ Vfs::Vfs(coherence::MemorySystem& mem, const KernelSpec& spec)
   Dentry r;
   r.name = "/";
   r.dir = true;
-  r.obj = new_object("dentry", "dentry '/'", true, 0u);
-  r.inode = new_object("inode", "inode of '/'", true, 0u);
+  r.obj = new_object("dentry", "dentry '/'", true, boot);
+  r.inode = new_object("inode", "inode of '/'", true, boot);
   dentries_.push_back(std::move(r));
   root_ = 0;
 }
