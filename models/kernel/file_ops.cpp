@@ -9,6 +9,26 @@ namespace {
 
 bool era35(const Ctx& c) { return c.vfs.spec().dcache_lock; }
 
+// A directory's list of children is read or changed under the global dcache_lock (2.6.35) or the
+// directory's own d_lock (2.6.38+).
+void subdirs_access(Ctx& c, ObjId dir, bool write) {
+  if (era35(c)) {
+    c.e.dcache_lock();
+  } else {
+    c.e.lock(dir, "d_lock");
+  }
+  if (write) {
+    c.e.store(dir, "d_subdirs");
+  } else {
+    c.e.load(dir, "d_subdirs");
+  }
+  if (era35(c)) {
+    c.e.dcache_unlock();
+  } else {
+    c.e.unlock(dir, "d_lock");
+  }
+}
+
 // new_inode: the inode lists and counters (global inode_lock until 2.6.39 / Piggin's icache split).
 void new_inode(Ctx& c, ObjId inode) {
   c.e.compute("new_inode");
@@ -112,17 +132,8 @@ int dentry_open(Ctx& c, DentryId d, bool write, bool directory) {
   file_list_add(c, f);
   if (directory) {
     // dcache_dir_open: a cursor dentry linked into the directory's d_subdirs.
-    const ObjId dir = c.vfs.dentry(d).obj;
     c.e.compute("d_alloc");
-    if (era35(c)) {
-      c.e.dcache_lock();
-      c.e.store(dir, "d_subdirs");
-      c.e.dcache_unlock();
-    } else {
-      c.e.lock(dir, "d_lock");
-      c.e.store(dir, "d_subdirs");
-      c.e.unlock(dir, "d_lock");
-    }
+    subdirs_access(c, c.vfs.dentry(d).obj, true);
     f.dir_cursor = true;
   }
   fd_table_update(c);
@@ -261,17 +272,7 @@ void remove_file(Ctx& c, DentryId dir, DentryId victim, bool is_dir) {
   c.e.mnt_want_write();
   // vfs_unlink / vfs_rmdir → simple_unlink under the victim's i_mutex
   c.e.mutex_lock(vin, "i_mutex");
-  if (is_dir) {  // simple_empty walks d_subdirs
-    if (era35(c)) {
-      c.e.dcache_lock();
-      c.e.load(vobj, "d_subdirs");
-      c.e.dcache_unlock();
-    } else {
-      c.e.lock(vobj, "d_lock");
-      c.e.load(vobj, "d_subdirs");
-      c.e.unlock(vobj, "d_lock");
-    }
-  }
+  if (is_dir) subdirs_access(c, vobj, false);  // simple_empty walks d_subdirs
   c.e.compute("unlink_fs");
   c.e.store(pin, "i_mtime");
   c.e.store(vin, "i_nlink");
@@ -451,17 +452,7 @@ void sys_close(Ctx& c, const Syscall& s) {
   c.e.compute("close_file");
   c.e.load(c.vfs.dentry(f.dentry).inode, "i_op");  // fsnotify_close
   if (f.dir_cursor) {
-    // dcache_dir_close: the cursor dentry is killed.
-    const ObjId dir = c.vfs.dentry(f.dentry).obj;
-    if (era35(c)) {
-      c.e.dcache_lock();
-      c.e.store(dir, "d_subdirs");
-      c.e.dcache_unlock();
-    } else {
-      c.e.lock(dir, "d_lock");
-      c.e.store(dir, "d_subdirs");
-      c.e.unlock(dir, "d_lock");
-    }
+    subdirs_access(c, c.vfs.dentry(f.dentry).obj, true);  // dcache_dir_close kills the cursor
   }
   file_list_del(c, f);
   if (f.write) {

@@ -111,46 +111,34 @@ void sys_utime(Ctx& c, const Syscall& s) {
   put_walk(c, w, start);
 }
 
-void sys_unlink(Ctx& c, const Syscall& s) {
+// do_unlinkat / do_rmdir: the parent's i_mutex, the lookup, vfs_unlink or vfs_rmdir, d_delete and
+// the dentry's death, then the inode's last iput after the parent's mutex is released.
+void remove_entry(Ctx& c, const Syscall& s, bool is_dir) {
   const auto walked = walk_parent(c, s.path);
   if (!walked) return;
   const WalkResult& w = *walked;
   const DentryId dir = w.dir;
   const ObjId dir_in = c.vfs.dentry(dir).inode;
   c.e.mutex_lock(dir_in, "i_mutex");
-  const auto f = lookup_hash(c, dir, w.last);
-  if (!f) {
+  const auto victim = lookup_hash(c, dir, w.last);
+  // unlink of a directory is EISDIR, rmdir of a file ENOTDIR, rmdir of a non-empty one ENOTEMPTY.
+  const bool wrong = victim && (c.vfs.dentry(*victim).dir != is_dir ||
+                                (is_dir && !c.vfs.dentry(*victim).children.empty()));
+  if (!victim || wrong) {
+    if (victim) c.e.dput(*victim);
     c.e.mutex_unlock(dir_in, "i_mutex");
     c.out.failed = true;
     put_path(c.e, dir);
     return;
   }
-  remove_file(c, dir, *f, false);
+  remove_file(c, dir, *victim, is_dir);
   c.e.mutex_unlock(dir_in, "i_mutex");
-  final_iput(c, *f);
+  final_iput(c, *victim);
   put_path(c.e, dir);
 }
 
-void sys_rmdir(Ctx& c, const Syscall& s) {
-  const auto walked = walk_parent(c, s.path);
-  if (!walked) return;
-  const WalkResult& w = *walked;
-  const DentryId dir = w.dir;
-  const ObjId dir_in = c.vfs.dentry(dir).inode;
-  c.e.mutex_lock(dir_in, "i_mutex");
-  const auto d = lookup_hash(c, dir, w.last);
-  if (!d || !c.vfs.dentry(*d).dir || !c.vfs.dentry(*d).children.empty()) {
-    if (d) c.e.dput(*d);
-    c.e.mutex_unlock(dir_in, "i_mutex");
-    c.out.failed = true;
-    put_path(c.e, dir);
-    return;
-  }
-  remove_file(c, dir, *d, true);
-  c.e.mutex_unlock(dir_in, "i_mutex");
-  final_iput(c, *d);
-  put_path(c.e, dir);
-}
+void sys_unlink(Ctx& c, const Syscall& s) { remove_entry(c, s, false); }
+void sys_rmdir(Ctx& c, const Syscall& s) { remove_entry(c, s, true); }
 
 void sys_mkdir(Ctx& c, const Syscall& s) {
   const auto walked = walk_parent(c, s.path);
