@@ -3,17 +3,14 @@
 // 2.6.38's RCU-freed inodes cost extra). Files in one shared directory or a private one per process.
 #include <string>
 
+#include "models/workload/file_loop.hpp"
 #include "models/workload/workload.hpp"
 #include "models/workload/workload_registry.hpp"
 
 namespace walksim::workload {
 namespace {
 
-struct CreatUnlinkParams {
-  bool shared_dir = true;  // all files in the cwd, else "./p<i>/" per process
-  std::string cwd = "/mnt/ram";
-  Picos user = 0;  // user-space time per iteration
-};
+using CreatUnlinkParams = FileLoopParams;
 
 class CreatUnlinkSource final : public CountingSource {
  public:
@@ -49,7 +46,7 @@ class CreatUnlinkSource final : public CountingSource {
   int step_ = 0;
 };
 
-class CreatUnlink final : public Workload {
+class CreatUnlink final : public PerProcessWorkload {
  public:
   explicit CreatUnlink(CreatUnlinkParams p) : p_(std::move(p)) {}
 
@@ -57,35 +54,19 @@ class CreatUnlink final : public Workload {
     const kernel::DentryId cwd = vfs.mkpath(p_.cwd, true, 0u);
     for (std::size_t i = 0; i < cpus.size(); ++i) {
       const auto node = vfs.machine().node_of(vfs.machine().core_of(cpus[i]));
-      const std::string sub = p_.shared_dir ? "" : "p" + std::to_string(i);
-      if (!sub.empty()) vfs.add_dentry(cwd, sub, true, false, node);
-      procs_.push_back(&vfs.new_process(cpus[i], cwd));
-      sources_.push_back(std::make_unique<CreatUnlinkSource>(
-          control, "./" + (sub.empty() ? "" : sub + "/") + "f" + std::to_string(i), p_.user));
+      kernel::DentryId dir = cwd;
+      const std::string path = file_loop_path(vfs, cwd, p_, i, node, &dir);
+      add(vfs.new_process(cpus[i], cwd), std::make_unique<CreatUnlinkSource>(control, path, p_.user));
     }
   }
-  std::size_t process_count() const override { return procs_.size(); }
-  kernel::Process& process(std::size_t i) override { return *procs_[i]; }
-  CountingSource& source(std::size_t i) override { return *sources_[i]; }
   std::string op_unit() const override { return "creat/close/unlink"; }
 
  private:
   CreatUnlinkParams p_;
-  std::vector<kernel::Process*> procs_;
-  std::vector<std::unique_ptr<CreatUnlinkSource>> sources_;
 };
 
 std::unique_ptr<Workload> make(const config::Node* params) {
-  CreatUnlinkParams p;
-  if (params) {
-    if (auto n = params->optional("shared_dir")) p.shared_dir = n->as_bool();
-    if (auto n = params->optional("cwd")) {
-      p.cwd = n->as_string();
-      if (p.cwd.empty() || p.cwd[0] != '/') n->fail("cwd must be an absolute path such as '/mnt/ram'");
-    }
-    if (auto n = params->optional("user_time")) p.user = n->as_time();
-  }
-  return std::make_unique<CreatUnlink>(p);
+  return std::make_unique<CreatUnlink>(read_file_loop_params(params));
 }
 
 }  // namespace

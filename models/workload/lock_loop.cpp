@@ -31,25 +31,19 @@ class LockSource final : public CountingSource {
   const LockLoopParams& p_;
 };
 
-class LockLoop final : public Workload {
+class LockLoop final : public PerProcessWorkload {
  public:
   explicit LockLoop(LockLoopParams p) : p_(p) {}
   void build(kernel::Vfs& vfs, const std::vector<CpuId>& cpus, const RunControl& control, sim::Rng&) override {
     const kernel::DentryId cwd = vfs.mkpath("/", true, 0u);
     for (CpuId c : cpus) {
-      procs_.push_back(&vfs.new_process(c, cwd));
-      sources_.push_back(std::make_unique<LockSource>(control, p_));
+      add(vfs.new_process(c, cwd), std::make_unique<LockSource>(control, p_));
     }
   }
-  std::size_t process_count() const override { return procs_.size(); }
-  kernel::Process& process(std::size_t i) override { return *procs_[i]; }
-  CountingSource& source(std::size_t i) override { return *sources_[i]; }
   std::string op_unit() const override { return "acquisition"; }
 
  private:
   LockLoopParams p_;
-  std::vector<kernel::Process*> procs_;
-  std::vector<std::unique_ptr<LockSource>> sources_;
 };
 
 std::unique_ptr<Workload> make(const config::Node* params) {

@@ -39,7 +39,7 @@ class StatSource final : public CountingSource {
   Picos user_;
 };
 
-class StatLoop final : public Workload {
+class StatLoop final : public PerProcessWorkload {
  public:
   explicit StatLoop(StatLoopParams p) : p_(std::move(p)) {}
 
@@ -54,13 +54,10 @@ class StatLoop final : public Workload {
       const auto node = vfs.machine().node_of(vfs.machine().core_of(cpus[i]));
       const std::string name = p_.shared_file ? "file" : "file" + std::to_string(i);
       if (!vfs.child(dir, name)) vfs.add_dentry(dir, name, false, p_.shared_file, node);
-      procs_.push_back(&vfs.new_process(cpus[i], cwd, fs));
-      sources_.push_back(std::make_unique<StatSource>(control, "./" + dirs + name, p_.lstat, p_.user));
+      add(vfs.new_process(cpus[i], cwd, fs),
+          std::make_unique<StatSource>(control, "./" + dirs + name, p_.lstat, p_.user));
     }
   }
-  std::size_t process_count() const override { return procs_.size(); }
-  kernel::Process& process(std::size_t i) override { return *procs_[i]; }
-  CountingSource& source(std::size_t i) override { return *sources_[i]; }
   std::string op_unit() const override { return p_.lstat ? "lstat" : "stat"; }
   bool set_user_time(Picos t) override {
     p_.user = t;
@@ -69,8 +66,6 @@ class StatLoop final : public Workload {
 
  private:
   StatLoopParams p_;
-  std::vector<kernel::Process*> procs_;
-  std::vector<std::unique_ptr<StatSource>> sources_;
 };
 
 std::unique_ptr<Workload> make(const config::Node* params) {

@@ -82,6 +82,24 @@ class Workload {
   virtual bool set_user_time(Picos) { return false; }
 };
 
+// The common shape of a workload: one process and one source per CPU, in CPU order.
+class PerProcessWorkload : public Workload {
+ public:
+  std::size_t process_count() const override { return procs_.size(); }
+  kernel::Process& process(std::size_t i) override { return *procs_[i]; }
+  CountingSource& source(std::size_t i) override { return *sources_[i]; }
+
+ protected:
+  void add(kernel::Process& p, std::unique_ptr<CountingSource> source) {
+    procs_.push_back(&p);
+    sources_.push_back(std::move(source));
+  }
+
+ private:
+  std::vector<kernel::Process*> procs_;
+  std::vector<std::unique_ptr<CountingSource>> sources_;
+};
+
 struct WorkloadKind {
   std::string_view name;
   std::string_view summary;

@@ -1,0 +1,25 @@
+// Shared parameters and file placement of the per-process file loops.
+#include "models/workload/file_loop.hpp"
+
+namespace walksim::workload {
+
+FileLoopParams read_file_loop_params(const config::Node* params) {
+  FileLoopParams p;
+  if (!params) return p;
+  if (auto n = params->optional("shared_dir")) p.shared_dir = n->as_bool();
+  if (auto n = params->optional("cwd")) {
+    p.cwd = n->as_string();
+    if (p.cwd.empty() || p.cwd[0] != '/') n->fail("cwd must be an absolute path such as '/mnt/ram'");
+  }
+  if (auto n = params->optional("user_time")) p.user = n->as_time();
+  return p;
+}
+
+std::string file_loop_path(kernel::Vfs& vfs, kernel::DentryId cwd, const FileLoopParams& p, std::size_t i,
+                           std::uint32_t node, kernel::DentryId* dir) {
+  const std::string sub = p.shared_dir ? "" : "p" + std::to_string(i);
+  *dir = sub.empty() ? cwd : vfs.add_dentry(cwd, sub, true, false, node);
+  return "./" + (sub.empty() ? "" : sub + "/") + "f" + std::to_string(i);
+}
+
+}  // namespace walksim::workload
