@@ -73,9 +73,11 @@ void MemorySystem::forget_domain_if_empty(LineState& s, DomainId d) {
 }
 
 std::size_t MemorySystem::bytes_per_line() const {
-  // Each IdSet is a vector of 64-bit words; malloc rounds small blocks up to 32 bytes.
-  const auto heap = [](std::size_t words) { return std::max<std::size_t>(32, (words * 8 + 8 + 15) / 16 * 16); };
-  return sizeof(LineState) + heap((m_.cores() + 63) / 64) + heap((m_.domains() + 63) / 64);
+  // The line record; presence sets of machines beyond 128 cores or domains add heap blocks,
+  // which malloc rounds up to 16 bytes with an 8-byte header (at least 32 bytes).
+  const auto heap = [](std::size_t bytes) { return bytes ? std::max<std::size_t>(32, (bytes + 8 + 15) / 16 * 16) : 0; };
+  const IdSet cores(m_.cores()), domains(m_.domains());
+  return sizeof(LineState) + heap(cores.heap_bytes()) + heap(domains.heap_bytes());
 }
 
 AccessResult MemorySystem::access(Picos now, CpuId cpu, LineId id, AccessKind kind, std::uint64_t value) {

@@ -91,7 +91,7 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
       w = (w & ~op.mask) | (op.value & op.mask);
       auto r = mem_.access(t.clock, cpu, op.line, AccessKind::kStore, w);
       t.store_drain = std::max(t.store_drain, r.done);
-      t.clock += m.cycles(1);
+      t.clock += m.cycle();
       wake_watchers(op.line, r.done);
       return true;
     }
@@ -116,7 +116,7 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
     case OpKind::kPrefetchW: {
       const bool excl = op.kind == OpKind::kPrefetchW;
       auto r = mem_.access(t.clock, cpu, op.line, excl ? AccessKind::kPrefetchExclusive : AccessKind::kPrefetch);
-      t.clock += m.cycles(1);
+      t.clock += m.cycle();
       if (excl) wake_watchers(op.line, r.done);
       return true;
     }

@@ -3,6 +3,7 @@
 // their primitive; seqcount reads wait while the count is odd and remember what they saw.
 #include "models/kernel/kernel_runtime.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "models/sync/lockref.hpp"
@@ -32,9 +33,10 @@ sync::SyncPrimitive& KernelRuntime::primitive(const KOp& k) {
   const LineId line = k.line;
   const std::uint32_t word = k.word;
   const KOpKind kind = k.kind;
-  const std::uint64_t key = (std::uint64_t{line} << 32) | word;
-  auto it = locks_.find(key);
-  if (it != locks_.end()) return *it->second;
+  if (line >= lock_head_.size()) lock_head_.resize(std::max<std::size_t>(line + 1, lock_head_.size() * 2), kNoEntry);
+  for (std::uint32_t e = lock_head_[line]; e != kNoEntry; e = locks_[e].next) {
+    if (locks_[e].word == word) return *locks_[e].prim;
+  }
   const auto& spec = vfs_.spec();
   sync::SyncConfig cfg;
   cfg.cpus = vfs_.machine().cpus();
@@ -75,7 +77,8 @@ sync::SyncPrimitive& KernelRuntime::primitive(const KOp& k) {
   cfg.lines = lines;
   auto made = sync::make_sync(name, cfg);
   auto& ref = *made;
-  locks_.emplace(key, std::move(made));
+  locks_.push_back({word, lock_head_[line], std::move(made)});
+  lock_head_[line] = static_cast<std::uint32_t>(locks_.size() - 1);
   return ref;
 }
 

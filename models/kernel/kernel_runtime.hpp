@@ -46,7 +46,16 @@ class KernelRuntime {
   sim::Picos mutex_wakeup_;
   std::vector<LineId> qnode_lines_;  // per-CPU MCS/qspinlock nodes, shared by every queued lock
   std::vector<LineId> task_lines_;   // per-CPU task-state lines sleepers wait on
-  std::unordered_map<std::uint64_t, std::unique_ptr<sync::SyncPrimitive>> locks_;
+  // The lock instances by line: lock_head_[line] is the first entry of that line's chain (lines
+  // are dense ids, so this is a vector index rather than a hash lookup per lock operation).
+  struct LockEntry {
+    std::uint32_t word;
+    std::uint32_t next;  // the next entry on the same line, or kNoEntry
+    std::unique_ptr<sync::SyncPrimitive> prim;
+  };
+  static constexpr std::uint32_t kNoEntry = UINT32_MAX;
+  std::vector<std::uint32_t> lock_head_;
+  std::vector<LockEntry> locks_;
 };
 
 // Executes one expansion's KOps as exec Ops, in order.

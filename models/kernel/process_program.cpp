@@ -36,31 +36,43 @@ void add(WalkStats& to, const WalkStats& d) {
 }
 }  // namespace
 
+// The cache key: every field of the call that its expansion depends on (as to_string shows it),
+// built into a reused buffer so that a lookup allocates nothing.
+void ProcessProgram::make_key(bool force_ref) {
+  key_.clear();
+  key_ += static_cast<char>(current_.sys);
+  key_ += force_ref ? 'r' : 'c';
+  key_.append(reinterpret_cast<const char*>(&current_.bytes), sizeof current_.bytes);
+  key_ += current_.path;
+  key_ += '\0';
+  key_ += current_.path2;
+}
+
 const Expansion& ProcessProgram::expand(bool force_ref) {
   Vfs& vfs = rt_.vfs();
   if (!cacheable(current_.sys)) {
     rt_.expander().expand(current_, p_, force_ref, exp_, stats_.walk);
     return exp_;
   }
-  std::string key = to_string(current_);
-  key += force_ref ? "|ref" : "|rcu";
-  auto it = cache_.find(key);
+  make_key(force_ref);
+  auto it = cache_.find(std::string_view(key_));
   if (it != cache_.end() && it->second.generation == vfs.generation() &&
       it->second.fd_generation == p_.fd_generation) {
     add(stats_.walk, it->second.delta);
     return it->second.exp;
   }
-  Cached c;
-  c.generation = vfs.generation();
-  c.fd_generation = p_.fd_generation;
-  rt_.expander().expand(current_, p_, force_ref, c.exp, c.delta);
-  add(stats_.walk, c.delta);
-  if (c.generation != vfs.generation() || c.fd_generation != p_.fd_generation) {  // it changed state: do not keep it
-    exp_ = std::move(c.exp);
-    return exp_;
-  }
-  auto& slot = cache_[key];
-  slot = std::move(c);
+  // Expand into the slot (reusing its storage). A call that changed the tree or the descriptor
+  // table while expanding is not kept valid: its slot is marked stale.
+  Cached& slot = it != cache_.end() ? it->second : cache_.emplace(key_, Cached{}).first->second;
+  const std::uint64_t generation = vfs.generation();
+  const std::uint64_t fd_generation = p_.fd_generation;
+  slot.generation = kStale;  // until the expansion is complete
+  slot.delta = WalkStats{};
+  rt_.expander().expand(current_, p_, force_ref, slot.exp, slot.delta);
+  add(stats_.walk, slot.delta);
+  const bool unchanged = generation == vfs.generation() && fd_generation == p_.fd_generation;
+  slot.generation = unchanged ? generation : kStale;
+  slot.fd_generation = fd_generation;
   return slot.exp;
 }
 

@@ -37,6 +37,9 @@ class ProcessProgram final : public exec::Program {
   // nothing and the dentry tree has not changed since (a stat loop expands once).
   const Expansion& expand(bool force_ref);
 
+  void make_key(bool force_ref);
+
+  static constexpr std::uint64_t kStale = UINT64_MAX;  // a generation the tree never reaches
   struct Cached {
     std::uint64_t generation = 0;
     std::uint64_t fd_generation = 0;
@@ -49,7 +52,12 @@ class ProcessProgram final : public exec::Program {
   SyscallSource& source_;
   Expansion exp_;
   const Expansion* active_exp_ = &exp_;
-  std::unordered_map<std::string, Cached> cache_;
+  struct KeyHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view k) const { return std::hash<std::string_view>{}(k); }
+  };
+  std::unordered_map<std::string, Cached, KeyHash, std::equal_to<>> cache_;
+  std::string key_;
   KOpRunner runner_;
   Syscall current_;
   bool active_ = false;

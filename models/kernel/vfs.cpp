@@ -48,7 +48,7 @@ ObjId Vfs::new_object(const std::string& type, std::string name, bool shared, st
     throw std::invalid_argument("kernel '" + spec_.name + "' has no layout for object type '" + type + "'");
   }
   const ObjectLayout& layout = it->second;
-  Object o{&layout, std::move(name), shared, {}, next_word_};
+  Object o{&layout, 0, 0, next_word_, shared, std::move(name)};
   std::size_t fields = 0;
   for (const auto& l : layout.lines) fields += l.size();
   next_word_ += static_cast<std::uint32_t>(fields);
@@ -63,7 +63,9 @@ ObjId Vfs::new_object(const std::string& type, std::string name, bool shared, st
       for (const auto& f : layout.lines[k]) fields_here += (fields_here.empty() ? "" : " ") + f;
     }
     labels_[line] = {o.name, static_cast<std::uint32_t>(i), fields_here, shared};
-    o.lines.push_back(line);
+    if (i == 0) o.first_line = line;
+    if (line != o.first_line + i) throw std::logic_error("an object's lines must be consecutive");
+    ++o.line_count;
   }
   objects_.push_back(std::move(o));
   return static_cast<ObjId>(objects_.size() - 1);
@@ -76,19 +78,30 @@ bool Vfs::has_field(ObjId id, std::string_view field) const {
 
 FieldRef Vfs::field(ObjId id, std::string_view name) const {
   const Object& o = objects_[id];
-  const std::uint32_t fold = o.layout->aligned ? 1 : fold_;
-  const std::size_t h = (reinterpret_cast<std::uintptr_t>(o.layout) >> 4 ^ reinterpret_cast<std::uintptr_t>(name.data())) % field_cache_.size();
+  const std::size_t h = (reinterpret_cast<std::uintptr_t>(o.layout) >> 4 ^ reinterpret_cast<std::uintptr_t>(name.data())) & (kFieldCacheSize - 1);
   FieldCacheEntry& ce = field_cache_[h];
   if (ce.layout == o.layout && ce.name == name.data() && ce.size == name.size()) {
-    return {o.lines[ce.slot.line64 / fold], o.first_word + ce.slot.word, ce.stored};
+    return {o.first_line + ce.line, o.first_word + ce.slot.word, ce.stored};
   }
   const auto it = o.layout->slots.find(name);
   if (it == o.layout->slots.end()) {
     throw std::invalid_argument("kernel '" + spec_.name + "': object type '" + o.layout->type + "' has no field '" +
                                 std::string(name) + "' in its layout");
   }
-  ce = {o.layout, name.data(), name.size(), it->second, std::string_view(it->first)};
-  return {o.lines[it->second.line64 / fold], o.first_word + it->second.word, std::string_view(it->first)};
+  const std::uint32_t fold = o.layout->aligned ? 1 : fold_;
+  const std::uint32_t line = it->second.line64 / fold;
+  ce = {o.layout, name.data(), name.size(), it->second, line, std::string_view(it->first)};
+  return {o.first_line + line, o.first_word + it->second.word, std::string_view(it->first)};
+}
+
+const std::pair<const std::string, double>* Vfs::step_cost(std::string_view step) const {
+  StepCacheEntry& ce = step_cache_[(reinterpret_cast<std::uintptr_t>(step.data()) >> 2) & (kStepCacheSize - 1)];
+  if (ce.name == step.data() && ce.size == step.size()) return ce.entry;
+  const auto& c = spec_.costs.cycles;
+  const auto it = c.find(std::string(step));
+  if (it == c.end()) return nullptr;
+  ce = {step.data(), step.size(), &*it};
+  return ce.entry;
 }
 
 std::optional<DentryId> Vfs::child(DentryId parent, std::string_view name) const {

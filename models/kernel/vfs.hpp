@@ -30,10 +30,11 @@ struct FieldRef {
 
 struct Object {
   const ObjectLayout* layout;
-  std::string name;
-  bool shared;
-  std::vector<LineId> lines;     // one per machine line the object spans
+  LineId first_line;             // its lines are consecutive ids: first_line .. first_line + line_count - 1
+  std::uint32_t line_count;      // one per machine line the object spans
   std::uint32_t first_word;      // word id of the layout's first field; fields follow in layout order
+  bool shared;
+  std::string name;
 };
 
 struct Dentry {
@@ -90,6 +91,9 @@ class Vfs {
   bool has_field(ObjId id, std::string_view field) const;
   // Throws std::invalid_argument naming the object and field when the layout lacks it.
   FieldRef field(ObjId id, std::string_view field) const;
+  // The kernel's cpu_costs entry for a compute step, or nullptr; cached by the address of the
+  // name literal, like field().
+  const std::pair<const std::string, double>* step_cost(std::string_view step) const;
 
   // The dentry tree. `shared` marks objects that several processes may write.
   DentryId root() const { return root_; }
@@ -144,9 +148,18 @@ class Vfs {
     const char* name = nullptr;
     std::size_t size = 0;
     FieldSlot slot;
+    std::uint32_t line = 0;  // the slot's machine-line index within the object (layout lines folded)
     std::string_view stored;
   };
-  mutable std::vector<FieldCacheEntry> field_cache_ = std::vector<FieldCacheEntry>(1024);
+  static constexpr std::size_t kFieldCacheSize = 1024;  // a power of two: the index is a mask
+  mutable std::vector<FieldCacheEntry> field_cache_ = std::vector<FieldCacheEntry>(kFieldCacheSize);
+  struct StepCacheEntry {
+    const char* name = nullptr;
+    std::size_t size = 0;
+    const std::pair<const std::string, double>* entry = nullptr;
+  };
+  static constexpr std::size_t kStepCacheSize = 256;
+  mutable std::vector<StepCacheEntry> step_cache_ = std::vector<StepCacheEntry>(kStepCacheSize);
   std::uint32_t fold_;  // 64-byte layout lines per machine line
   std::uint64_t generation_ = 0;
   std::uint32_t next_word_ = 0;

@@ -27,6 +27,12 @@ Machine::Machine(MachineSpec spec) : spec_(std::move(spec)), topology_(spec_.top
     }
   }
   domain_count_ = spec_.cores() / domain_size_;
+  for (CpuId c = 0; c < spec_.cpus(); ++c) core_of_cpu_.push_back(c / spec_.threads_per_core);
+  for (CoreId c = 0; c < spec_.cores(); ++c) {
+    domain_of_core_.push_back(c / domain_size_);
+    node_of_core_.push_back(c / spec_.cores_per_socket / spec_.sockets_per_node);
+  }
+  one_cycle_ = cycles(1);
 }
 
 }  // namespace walksim::machine

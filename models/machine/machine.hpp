@@ -32,11 +32,12 @@ class Machine {
   std::uint32_t domains() const { return domain_count_; }
 
   // CPUs are numbered core-major: cpu = core * threads_per_core + thread, cores socket-major.
-  CoreId core_of(CpuId cpu) const { return cpu / spec_.threads_per_core; }
+  // (The maps are tables: they sit on every memory access, where integer division is not cheap.)
+  CoreId core_of(CpuId cpu) const { return core_of_cpu_[cpu]; }
   std::uint32_t socket_of(CoreId core) const { return core / spec_.cores_per_socket; }
-  NodeId node_of(CoreId core) const { return socket_of(core) / spec_.sockets_per_node; }
-  DomainId domain_of(CoreId core) const { return core / domain_size_; }
-  NodeId node_of_domain(DomainId d) const { return node_of(d * domain_size_); }
+  NodeId node_of(CoreId core) const { return node_of_core_[core]; }
+  DomainId domain_of(CoreId core) const { return domain_of_core_[core]; }
+  NodeId node_of_domain(DomainId d) const { return node_of_core_[d * domain_size_]; }
   CoreId first_core_of_domain(DomainId d) const { return d * domain_size_; }
   std::uint32_t cores_per_domain() const { return domain_size_; }
   CpuId first_cpu_of(CoreId core) const { return core * spec_.threads_per_core; }
@@ -59,6 +60,7 @@ class Machine {
   }
 
   Picos cycles(double n) const { return static_cast<Picos>(n * 1e12 / spec_.clock_hz + 0.5); }
+  Picos cycle() const { return one_cycle_; }  // cycles(1), precomputed
 
  private:
   MachineSpec spec_;
@@ -67,6 +69,10 @@ class Machine {
   std::optional<std::size_t> shared_;
   std::uint32_t domain_size_ = 1;
   std::uint32_t domain_count_ = 0;
+  std::vector<CoreId> core_of_cpu_;
+  std::vector<DomainId> domain_of_core_;
+  std::vector<NodeId> node_of_core_;
+  Picos one_cycle_ = 0;
 };
 
 }  // namespace walksim::machine

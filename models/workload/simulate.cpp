@@ -3,6 +3,7 @@
 #include "models/workload/simulate.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 
 #include "models/coherence/memory_system.hpp"
@@ -32,6 +33,7 @@ std::vector<CpuId> place(const machine::Machine& m, std::uint32_t threads, Place
 }
 
 RunResult simulate(const RunSpec& spec, Workload& workload) {
+  const auto host_start = std::chrono::steady_clock::now();
   const machine::Machine& m = *spec.machine;
   coherence::MemorySystem mem(m, spec.check);
   mem.set_floor_mode(spec.floor);
@@ -49,7 +51,10 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
     programs.push_back(std::make_unique<kernel::ProcessProgram>(rt, workload.process(i), workload.source(i)));
     ex.start(workload.process(i).cpu, *programs.back());
   }
+  const auto host_built = std::chrono::steady_clock::now();
   ex.run();
+  r.host_setup_s = std::chrono::duration<double>(host_built - host_start).count();
+  r.host_run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_built).count();
 
   r.op_unit = workload.op_unit();
   r.reports_bytes = workload.reports_bytes();

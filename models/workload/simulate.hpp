@@ -75,6 +75,9 @@ struct RunResult {
   std::uint64_t lines = 0;         // cachelines the memory system tracked
   std::size_t bytes_per_line = 0;  // simulator memory per tracked line (structural)
   Picos simulated = 0;             // simulated time of the run
+  // Host seconds spent building the run (machine state, file tree, programs) and running it;
+  // reported by `walksim bench`, never part of results.json (they are not deterministic).
+  double host_setup_s = 0, host_run_s = 0;
 };
 
 // Runs one point. The workload must be freshly made (it is built here).

@@ -16,11 +16,12 @@ struct BenchResult {
   std::string name;
   std::uint64_t mem_ops = 0;
   std::uint64_t events = 0;
-  double host_s = 0;
+  double host_s = 0;                // the simulation loop
+  double setup_s = 0;               // configs, machine state and workload built before it
   double mem_ops_per_s = 0;
   double events_per_s = 0;
   double simulated_per_host_s = 0;  // simulated seconds per host second
-  double floor_host_s = 0;
+  double floor_host_s = 0;          // the floor's simulation loop
   double overhead = 0;              // host_s / floor_host_s
   double peak_rss_mb = 0;
   std::uint64_t lines = 0;
