@@ -21,18 +21,19 @@ enum class OwnerState : std::uint8_t {
 
 constexpr std::int32_t kNone = -1;
 
-struct LineState {
+// The fields an access reads on every private hit come first, and the record is aligned to a
+// host cacheline, so a hit touches one host line of it.
+struct alignas(64) LineState {
   std::uint32_t home = 0;             // NUMA node whose memory and home agent hold the line
   bool home_assigned = false;         // false until first touch (when the allocation did not pin it)
+  OwnerState owner_state = OwnerState::kExclusive;
+  std::int32_t owner = kNone;         // core holding E/M/O/F, or none
+  std::int32_t pending_core = kNone;  // core whose transaction completes at busy_until
+  Picos busy_until = 0;               // the line serves one transaction at a time
   IdSet holders;                      // cores with a copy in their private caches
   IdSet llc;                          // cache domains whose shared last-level cache holds a copy
-  std::int32_t owner = kNone;         // core holding E/M/O/F, or none
-  OwnerState owner_state = OwnerState::kExclusive;
   std::int32_t excl_domain = kNone;   // domain with write permission (E/M at the domain level)
   std::int32_t dirty_domain = kNone;  // domain holding data newer than memory, or none
-
-  Picos busy_until = 0;               // the line serves one transaction at a time
-  std::int32_t pending_core = kNone;  // core whose transaction completes at busy_until
 
   // Statistics, for the hot-line report.
   std::uint64_t transactions = 0;     // accesses that needed more than a private-cache hit
