@@ -4,6 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include "models/coherence/memory_system.hpp"
+#include "models/exec/executor.hpp"
 #include "models/machine/cache.hpp"
 #include "models/machine/machine_loader.hpp"
 #include "sim/event_queue.hpp"
@@ -76,6 +77,53 @@ void BM_CoherenceTransactionPingPong(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_CoherenceTransactionPingPong);
+
+// The executor's cost per operation when N threads interleave: each thread loads its own line
+// (a private hit after the first) with a cycle of compute between, so the figure is the event
+// queue and thread-switching overhead rather than coherence. Items are simulated memory ops.
+class PrivateLoads final : public exec::Program {
+ public:
+  PrivateLoads(machine::LineId line, std::uint64_t n) : line_(line), left_(n) {}
+  bool next(std::uint64_t, exec::Op& out) override {
+    if (left_ == 0) return false;
+    if (compute_) {
+      out = exec::Op::compute(400);
+    } else {
+      out = exec::Op::load(line_);
+      --left_;
+    }
+    compute_ = !compute_;
+    return true;
+  }
+
+ private:
+  machine::LineId line_;
+  std::uint64_t left_;
+  bool compute_ = false;
+};
+
+void BM_ExecutorInterleavedThreads(benchmark::State& state) {
+  const auto m = load("altix-32n64c");
+  const auto threads = static_cast<std::uint32_t>(state.range(0));
+  const std::uint64_t per_thread = 200000 / threads;
+  std::uint64_t ops = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    coherence::MemorySystem mem(m, false);
+    sim::Simulation sim(1);
+    exec::Executor ex(sim, mem);
+    std::vector<std::unique_ptr<PrivateLoads>> programs;
+    for (std::uint32_t t = 0; t < threads; ++t) {
+      programs.push_back(std::make_unique<PrivateLoads>(mem.add_line(), per_thread));
+      ex.start(t, *programs.back());
+    }
+    state.ResumeTiming();
+    ex.run();
+    ops += per_thread * threads;
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(ops));
+}
+BENCHMARK(BM_ExecutorInterleavedThreads)->Arg(1)->Arg(8)->Arg(64)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -29,8 +29,7 @@ Vfs::Vfs(coherence::MemorySystem& mem, const KernelSpec& spec)
   next_word_ += 2 * kHashBuckets;
   for (std::uint32_t i = 0; i < kHashBuckets / kBucketsPerLine; ++i) {
     const LineId l = mem_.add_line(spec.hash_interleaved ? i % m.nodes() : boot);
-    if (labels_.size() <= l) labels_.resize(l + 1);
-    labels_[l] = {"dentry_hashtable", i, "bucket heads", true};
+    other_labels_[l] = {"dentry_hashtable", i, "bucket heads", true};
     hash_lines_.push_back(l);
   }
   Dentry r;
@@ -57,12 +56,8 @@ ObjId Vfs::new_object(const std::string& type, std::string name, bool shared, st
   const std::size_t count = (layout.lines.size() + fold - 1) / fold;
   for (std::size_t i = 0; i < count; ++i) {
     const LineId line = mem_.add_line(home);
-    if (labels_.size() <= line) labels_.resize(line + 1);
-    std::string fields_here;
-    for (std::size_t k = i * fold; k < std::min(layout.lines.size(), (i + 1) * fold); ++k) {
-      for (const auto& f : layout.lines[k]) fields_here += (fields_here.empty() ? "" : " ") + f;
-    }
-    labels_[line] = {o.name, static_cast<std::uint32_t>(i), fields_here, shared};
+    if (line_object_.size() <= line) line_object_.resize(std::max<std::size_t>(line + 1, line_object_.size() * 2), kNoObject);
+    line_object_[line] = static_cast<ObjId>(objects_.size());
     if (i == 0) o.first_line = line;
     if (line != o.first_line + i) throw std::logic_error("an object's lines must be consecutive");
     ++o.line_count;
@@ -192,12 +187,23 @@ Process& Vfs::new_process(CpuId cpu, DentryId cwd, std::optional<ObjId> shared_f
   return processes_.back();
 }
 
-const LineLabel& Vfs::label(LineId line) const { return line < labels_.size() ? labels_[line] : empty_label_; }
-
-void Vfs::set_label(LineId line, LineLabel label) {
-  if (labels_.size() <= line) labels_.resize(line + 1);
-  labels_[line] = std::move(label);
+LineLabel Vfs::label(LineId line) const {
+  if (line < line_object_.size() && line_object_[line] != kNoObject) {
+    const Object& o = objects_[line_object_[line]];
+    const auto& layout = *o.layout;
+    const std::uint32_t i = line - o.first_line;
+    const std::size_t fold = layout.aligned ? 1 : fold_;
+    std::string fields;
+    for (std::size_t k = i * fold; k < std::min(layout.lines.size(), (i + 1) * fold); ++k) {
+      for (const auto& f : layout.lines[k]) fields += (fields.empty() ? "" : " ") + f;
+    }
+    return {o.name, i, fields, o.shared};
+  }
+  const auto it = other_labels_.find(line);
+  return it != other_labels_.end() ? it->second : LineLabel{};
 }
+
+void Vfs::set_label(LineId line, LineLabel label) { other_labels_[line] = std::move(label); }
 
 std::string Vfs::describe(DentryId d) const { return "dentry '" + dentries_[d].name + "'"; }
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "models/coherence/memory_system.hpp"
@@ -128,7 +129,9 @@ class Vfs {
 
   // What each line is, for traces and the hot-line report (indexed by LineId; lines not made by
   // the VFS have an empty label).
-  const LineLabel& label(LineId line) const;
+  // Object lines' labels are made on demand from the object and its layout (nothing is stored
+  // per line but the owning object's id); other lines carry a label set explicitly.
+  LineLabel label(LineId line) const;
   void set_label(LineId line, LineLabel label);
   std::string describe(DentryId d) const;  // "dentry 'clients'"
 
@@ -138,7 +141,9 @@ class Vfs {
   std::vector<Object> objects_;
   std::vector<Dentry> dentries_;
   std::deque<Process> processes_;  // a deque: references to processes stay valid as more are made
-  std::vector<LineLabel> labels_;
+  static constexpr ObjId kNoObject = UINT32_MAX;
+  std::vector<ObjId> line_object_;                       // indexed by LineId
+  std::unordered_map<LineId, LineLabel> other_labels_;   // lines that belong to no object
   std::vector<ObjId> percpu_;
   std::vector<LineId> hash_lines_;
   // A direct-mapped cache of field lookups keyed by (layout, name pointer): the syscall code names
@@ -166,7 +171,6 @@ class Vfs {
   std::uint32_t hash_word_base_ = 0;
   ObjId globals_ = 0, mount_ = 0, sb_ = 0;
   DentryId root_ = 0;
-  LineLabel empty_label_;
   std::optional<ObjId> s_files_head_;
 };
 
