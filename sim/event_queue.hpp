@@ -61,7 +61,7 @@ class EventQueue {
   }
 
  private:
-  using Key = unsigned __int128;
+  __extension__ typedef unsigned __int128 Key;  // GCC/Clang extension: one compare for (time, seq)
   // Times are never negative (the simulation starts at 0 and never schedules in the past).
   static Key key(const Event& e) { return (Key{static_cast<std::uint64_t>(e.time)} << 64) | e.seq; }
 

@@ -4,6 +4,10 @@
 
 #include "sim/rng.hpp"
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 namespace walksim::sim {
 namespace {
 
@@ -44,6 +48,37 @@ TEST(EventQueue, RandomPushesComeOutSorted) {
     Event e = q.pop();
     ASSERT_TRUE(prev.time < e.time || (prev.time == e.time && prev.seq < e.seq));
     prev = e;
+  }
+}
+
+// The simulator's pattern: pop the earliest, push a later one, with pushes interleaved with pops
+// and many equal times. The order must be exactly (time, order of scheduling).
+TEST(EventQueue, InterleavedPushesAndPopsFollowTimeThenSchedulingOrder) {
+  EventQueue q;
+  Rng rng(7);
+  std::vector<std::pair<Picos, std::uint64_t>> pending;  // (time, tag = scheduling order)
+  std::uint64_t tag = 0;
+  Picos now = 0;
+  auto push = [&](Picos t) {
+    q.push(t, nullptr, tag);
+    pending.emplace_back(t, tag++);
+  };
+  for (int i = 0; i < 64; ++i) push(static_cast<Picos>(rng.below(50)));
+  for (int step = 0; step < 20000; ++step) {
+    const Event e = q.pop();
+    const auto want = *std::min_element(pending.begin(), pending.end());
+    ASSERT_EQ(e.time, want.first);
+    ASSERT_EQ(e.tag, want.second);
+    pending.erase(std::find(pending.begin(), pending.end(), want));
+    now = e.time;
+    push(now + static_cast<Picos>(rng.below(40)));  // often equal to another pending time
+    if (step % 7 == 0) push(now + static_cast<Picos>(rng.below(40)));
+    if (step % 11 == 0 && !q.empty()) {
+      const Event x = q.pop();
+      const auto w = *std::min_element(pending.begin(), pending.end());
+      ASSERT_EQ(x.tag, w.second);
+      pending.erase(std::find(pending.begin(), pending.end(), w));
+    }
   }
 }
 

@@ -50,7 +50,7 @@ void ProcessProgram::make_key(bool force_ref) {
 
 const Expansion& ProcessProgram::expand(bool force_ref) {
   Vfs& vfs = rt_.vfs();
-  if (!cacheable(current_.sys)) {
+  if (!cacheable(current_.sys) || cache_entries_ == 0) {
     rt_.expander().expand(current_, p_, force_ref, exp_, stats_.walk);
     return exp_;
   }
@@ -63,7 +63,7 @@ const Expansion& ProcessProgram::expand(bool force_ref) {
   }
   // Expand into the slot (reusing its storage). A call that changed the tree or the descriptor
   // table while expanding is not kept valid: its slot is marked stale.
-  if (it == cache_.end() && cache_.size() >= kCacheEntries) cache_.clear();  // bounded: start again
+  if (it == cache_.end() && cache_.size() >= cache_entries_) cache_.clear();  // bounded: start again
   Cached& slot = it != cache_.end() ? it->second : cache_.emplace(key_, Cached{}).first->second;
   const std::uint64_t generation = vfs.generation();
   const std::uint64_t fd_generation = p_.fd_generation;

@@ -25,7 +25,16 @@ class ProcessProgram final : public exec::Program {
  public:
   using Observer = std::function<void(const Expansion&, std::size_t kop_index, const exec::Op&)>;
 
-  ProcessProgram(KernelRuntime& rt, Process& p, SyscallSource& source) : rt_(rt), p_(p), source_(source) {}
+  // Few expansions are kept by default: a loop over a handful of calls (stat loops, reads and
+  // writes on one descriptor) reuses them, while a workload of thousands of distinct calls would
+  // otherwise keep one of each, whose host memory and cache misses cost more than expanding again
+  // (walksim bench, git-diff: 394 MB -> 123 MB and 1.4x faster with no cache than with unbounded).
+  static constexpr std::size_t kCacheEntries = 16;
+
+  // `cache_entries`: how many expansions of unchanged calls the process keeps for reuse (0: none).
+  // Reuse is invisible in the results; it only saves host time.
+  ProcessProgram(KernelRuntime& rt, Process& p, SyscallSource& source, std::size_t cache_entries = kCacheEntries)
+      : rt_(rt), p_(p), source_(source), cache_entries_(cache_entries) {}
 
   bool next(std::uint64_t last_result, exec::Op& out) override;
 
@@ -39,11 +48,6 @@ class ProcessProgram final : public exec::Program {
 
   void make_key(bool force_ref);
 
-  // Few entries: a loop over a handful of calls (stat loops, read/write on one descriptor) hits;
-  // a workload over thousands of distinct calls would otherwise keep an expansion of each, and the
-  // host memory and cache misses of that cost more than expanding again (bench: git-diff 394 MB
-  // -> 123 MB and 1.4x faster without a cache at all).
-  static constexpr std::size_t kCacheEntries = 16;
   static constexpr std::uint64_t kStale = UINT64_MAX;  // a generation the tree never reaches
   struct Cached {
     std::uint64_t generation = 0;
@@ -63,6 +67,7 @@ class ProcessProgram final : public exec::Program {
   };
   std::unordered_map<std::string, Cached, KeyHash, std::equal_to<>> cache_;
   std::string key_;
+  std::size_t cache_entries_;
   KOpRunner runner_;
   Syscall current_;
   bool active_ = false;

@@ -41,5 +41,23 @@ TEST(SetAssocCache, AnErasedWayIsReusedBeforeEvicting) {
   EXPECT_TRUE(c.contains(2));
 }
 
+TEST(SetAssocCache, AFreshCacheHoldsNothingNotEvenLineZero) {
+  SetAssocCache c(16, 4);  // zero-filled storage must not read as "line 0 present"
+  EXPECT_FALSE(c.contains(0));
+  EXPECT_FALSE(c.touch(0));
+  EXPECT_FALSE(c.insert(0));
+  EXPECT_TRUE(c.contains(0));
+}
+
+TEST(SetAssocCache, SetCountsThatAreNotPowersOfTwoMapLinesByRemainder) {
+  SetAssocCache c(12, 2);  // 6 sets: lines 1, 7, 13 share set 1
+  EXPECT_FALSE(c.insert(1));
+  EXPECT_FALSE(c.insert(7));
+  const auto evicted = c.insert(13);
+  ASSERT_TRUE(evicted);
+  EXPECT_EQ(*evicted, 1u);
+  EXPECT_FALSE(c.contains(2));  // set 2 was never filled
+}
+
 }  // namespace
 }  // namespace walksim::machine
