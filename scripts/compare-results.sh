@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs every shipped experiment (validation included) with ./build/walksim and compares each
+# results.json byte for byte with the one in REF_DIR/<experiment>/. For performance work: a change
+# that only makes the simulator faster must leave every results.json identical.
+#   scripts/compare-results.sh --save /tmp/ref    # before the change
+#   scripts/compare-results.sh /tmp/ref           # after it; exit 1 if any differs
+set -euo pipefail
+cd "$(dirname "$0")/.."
+save=false
+if [[ "${1:-}" == "--save" ]]; then
+  save=true
+  shift
+fi
+ref="${1:?usage: scripts/compare-results.sh [--save] DIR}"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+status=0
+for e in experiments/*.yaml experiments/validation/*.yaml; do
+  n=$(basename "$e" .yaml)
+  dir="$out/$n"
+  if $save; then dir="$ref/$n"; rm -rf "$dir"; fi
+  if ! ./build/walksim run -q "$e" -o "$dir" >/dev/null; then
+    echo "FAILED to run $e"
+    status=1
+    continue
+  fi
+  if ! $save; then
+    if cmp -s "$ref/$n/results.json" "$dir/results.json"; then
+      echo "same      $n"
+    else
+      echo "DIFFERENT $n"
+      status=1
+    fi
+  fi
+done
+$save && echo "saved results of every experiment under $ref"
+exit $status
