@@ -59,5 +59,31 @@ TEST(SetAssocCache, SetCountsThatAreNotPowersOfTwoMapLinesByRemainder) {
   EXPECT_FALSE(c.contains(2));  // set 2 was never filled
 }
 
+TEST(SetAssocCache, LruOrderSurvivesTheUseClockRunningOut) {
+  SetAssocCache c(8, 4);  // 2 sets of 4 ways: even lines in set 0
+  c.insert(0);
+  c.insert(2);
+  c.insert(4);
+  c.insert(6);
+  c.insert(1);  // other set, in between
+  c.set_clock(UINT32_MAX - 2);
+  c.touch(0);  // stamps ...-1, ...; then the clock runs out and every set is renumbered
+  c.touch(2);
+  c.touch(4);  // renumbered here
+  c.insert(3);
+  // Least recently used in set 0 is now 6, then 0, 2, 4.
+  auto evicted = c.insert(8);
+  ASSERT_TRUE(evicted);
+  EXPECT_EQ(*evicted, 6u);
+  evicted = c.insert(10);
+  ASSERT_TRUE(evicted);
+  EXPECT_EQ(*evicted, 0u);
+  c.touch(2);
+  evicted = c.insert(12);
+  ASSERT_TRUE(evicted);
+  EXPECT_EQ(*evicted, 4u);
+  EXPECT_TRUE(c.contains(1) && c.contains(3));
+}
+
 }  // namespace
 }  // namespace walksim::machine
