@@ -85,6 +85,7 @@ sync::SyncPrimitive& KernelRuntime::primitive(const KOp& k) {
 void KOpRunner::begin(const Expansion& exp) {
   exp_ = &exp;
   index_ = 0;
+  current_ = 0;
   phase_ = 0;
   prim_ = nullptr;
   held_.clear();
@@ -209,6 +210,23 @@ bool KOpRunner::start_kop(KernelRuntime& rt, CpuId cpu, const KOp& k, Op& out, P
   return true;
 }
 
+namespace {
+// KOps that are one exec Op whose result nothing reads.
+bool single_op(KOpKind k) {
+  switch (k) {
+    case KOpKind::kLoad:
+    case KOpKind::kStore:
+    case KOpKind::kAtomic:
+    case KOpKind::kPrefetch:
+    case KOpKind::kCompute:
+    case KOpKind::kFence:
+      return true;
+    default:
+      return false;
+  }
+}
+}  // namespace
+
 KOpRunner::Status KOpRunner::next(KernelRuntime& rt, CpuId cpu, std::uint64_t last, Op& out, ProcessStats& stats) {
   while (true) {
     if (prim_) {
@@ -265,6 +283,14 @@ KOpRunner::Status KOpRunner::next(KernelRuntime& rt, CpuId cpu, std::uint64_t la
     }
     const KOp& k = exp_->ops[index_];
     if (phase_ == 0) {
+      current_ = index_;
+      if (single_op(k.kind)) {
+        // One Op whose result nothing reads: the KOp is complete once the Op is handed out, so
+        // move on now rather than through a second pass over it.
+        start_kop(rt, cpu, k, out, stats);
+        ++index_;
+        return Status::kOp;
+      }
       phase_ = 1;
       if (start_kop(rt, cpu, k, out, stats)) return Status::kOp;
       if (prim_) continue;  // a lock action that completed at once: the prim branch moves on

@@ -68,7 +68,7 @@ class KOpRunner {
   // (kRestart: every lock it held has been released by the Ops already produced).
   Status next(KernelRuntime& rt, CpuId cpu, std::uint64_t last, exec::Op& out, ProcessStats& stats);
   // The KOp the last produced Op belongs to (for traces).
-  std::size_t current() const { return index_; }
+  std::size_t current() const { return current_; }
 
  private:
   struct Held {
@@ -80,6 +80,7 @@ class KOpRunner {
 
   const Expansion* exp_ = nullptr;
   std::size_t index_ = 0;
+  std::size_t current_ = 0;        // the KOp of the last Op handed out
   std::uint32_t phase_ = 0;        // progress within the current KOp
   sync::SyncPrimitive* prim_ = nullptr;
   sync::SyncPrimitive* lockref_tail_ = nullptr;  // a lockref put that must finish under its lock
