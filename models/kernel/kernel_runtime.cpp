@@ -157,35 +157,39 @@ bool KOpRunner::start_kop(KernelRuntime& rt, CpuId cpu, const KOp& k, Op& out, P
     if (a == SyncAction::kAcquire || a == SyncAction::kReadAcquire) ++stats.lock_acquires;
     return sync_step(cpu, 0, out, stats);
   };
+  // The counts are kept here, by kind, rather than by a second switch on the Op made.
   switch (k.kind) {
     case KOpKind::kLoad:
-      out = Op::load(k.line).on_word(k.word);
-      break;
-    case KOpKind::kStore:
-      out = Op::store(k.line, 0).on_word(k.word);
-      break;
-    case KOpKind::kAtomic:
-      out = Op::rmw_add(k.line, static_cast<std::uint64_t>(k.delta)).on_word(k.word);
-      break;
     case KOpKind::kAtomicCas:
     case KOpKind::kSeqWriteBegin:
     case KOpKind::kSeqWriteEnd:
     case KOpKind::kPercpuAdd:
     case KOpKind::kSeqCheck:
+    case KOpKind::kLockedCountAdd:
       out = Op::load(k.line).on_word(k.word);
-      break;
+      ++stats.loads;
+      return true;
+    case KOpKind::kStore:
+      out = Op::store(k.line, 0).on_word(k.word);
+      ++stats.stores;
+      return true;
+    case KOpKind::kAtomic:
+      out = Op::rmw_add(k.line, static_cast<std::uint64_t>(k.delta)).on_word(k.word);
+      ++stats.atomic_rmw;
+      return true;
     case KOpKind::kSeqBegin:
       out = Op::spin_until(k.line, 0, 1).on_word(k.word);  // wait while a writer has it odd
-      break;
+      ++stats.loads;
+      return true;
     case KOpKind::kPrefetch:
       out = Op::prefetch(k.line);
-      break;
+      return true;
     case KOpKind::kCompute:
       out = Op::compute(k.ps);
-      break;
+      return true;
     case KOpKind::kFence:
       out = Op::fence();
-      break;
+      return true;
     case KOpKind::kSpinLock:
       return lock_action(SyncAction::kAcquire);
     case KOpKind::kSpinUnlock:
@@ -202,12 +206,8 @@ bool KOpRunner::start_kop(KernelRuntime& rt, CpuId cpu, const KOp& k, Op& out, P
       return lock_action(SyncAction::kLockrefGet);
     case KOpKind::kLockrefPut:
       return lock_action(SyncAction::kLockrefPut);
-    case KOpKind::kLockedCountAdd:
-      out = Op::load(k.line).on_word(k.word);
-      break;
   }
-  count(out, stats);
-  return true;
+  throw std::logic_error("unknown kernel operation kind");
 }
 
 namespace {

@@ -80,7 +80,7 @@ const Expansion& ProcessProgram::expand(bool force_ref) {
 bool ProcessProgram::next(std::uint64_t last_result, exec::Op& out) {
   while (true) {
     if (active_) {
-      switch (runner_.next(rt_, p_.cpu, last_result, out, stats_)) {
+      switch (runner_.next(rt_, cpu_, last_result, out, stats_)) {
         case KOpRunner::Status::kOp:
           if (observer_) observer_(*active_exp_, runner_.current(), out);
           return true;

@@ -34,7 +34,7 @@ class ProcessProgram final : public exec::Program {
   // `cache_entries`: how many expansions of unchanged calls the process keeps for reuse (0: none).
   // Reuse is invisible in the results; it only saves host time.
   ProcessProgram(KernelRuntime& rt, Process& p, SyscallSource& source, std::size_t cache_entries = kCacheEntries)
-      : rt_(rt), p_(p), source_(source), cache_entries_(cache_entries) {}
+      : rt_(rt), p_(p), cpu_(p.cpu), source_(source), cache_entries_(cache_entries) {}
 
   bool next(std::uint64_t last_result, exec::Op& out) override;
 
@@ -58,6 +58,7 @@ class ProcessProgram final : public exec::Program {
 
   KernelRuntime& rt_;
   Process& p_;
+  const CpuId cpu_;  // a process stays on its CPU; kept here to spare a read of the process per op
   SyscallSource& source_;
   Expansion exp_;
   const Expansion* active_exp_ = &exp_;
