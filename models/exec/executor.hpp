@@ -45,6 +45,9 @@ class Executor final : public sim::EventHandler {
 
   void on_event(std::uint64_t tag) override;
 
+  // Executor memory per line: the value of its own word and its list of parked waiters.
+  static constexpr std::size_t bytes_per_line() { return sizeof(std::uint64_t) + sizeof(std::vector<CpuId>); }
+
  private:
   enum class State : std::uint8_t { kIdle, kRunnable, kParked, kDone };
   struct Thread {

@@ -132,6 +132,8 @@ class Vfs {
   // Object lines' labels are made on demand from the object and its layout (nothing is stored
   // per line but the owning object's id); other lines carry a label set explicitly.
   LineLabel label(LineId line) const;
+  // VFS memory per line (the owning object's id, for labels).
+  static constexpr std::size_t bytes_per_line() { return sizeof(ObjId); }
   void set_label(LineId line, LineLabel label);
   std::string describe(DentryId d) const;  // "dentry 'clients'"
 

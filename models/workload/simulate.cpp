@@ -125,7 +125,9 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
   }
   r.events = sim.events_run();
   r.lines = mem.line_count();
-  r.bytes_per_line = mem.bytes_per_line();
+  // Simulator memory kept per line: coherence state, the executor's word and waiter list, the
+  // VFS's owner id. (Cache arrays are per machine, objects and names per object.)
+  r.bytes_per_line = mem.bytes_per_line() + exec::Executor::bytes_per_line() + kernel::Vfs::bytes_per_line();
   r.simulated = r.wall;
   const std::size_t n = workload.process_count();
   r.ns_per_op = n ? window_sum / static_cast<double>(n) / 1000.0 : 0;

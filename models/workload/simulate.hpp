@@ -73,7 +73,7 @@ struct RunResult {
   std::uint64_t mem_ops = 0;       // simulated memory operations (all threads, whole run)
   std::uint64_t events = 0;
   std::uint64_t lines = 0;         // cachelines the memory system tracked
-  std::size_t bytes_per_line = 0;  // simulator memory per tracked line (structural)
+  std::size_t bytes_per_line = 0;  // simulator memory per tracked line: coherence, executor and VFS records
   Picos simulated = 0;             // simulated time of the run
   // Host seconds spent building the run (machine state, file tree, programs) and running it;
   // reported by `walksim bench`, never part of results.json (they are not deterministic).
