@@ -30,6 +30,8 @@ expect 2 "unknown kernel 'linux-2.6.36'.*did you mean 'linux-2.6.35'" -- trace -
 expect 2 "bad-two-lines.yaml:7:[0-9]+: key 'layouts.dentry\[1\]\[4\]'" -- trace --kernel "$src/models/kernel/testdata/bad-two-lines.yaml" --syscall "stat ./f"
 expect 2 "" -- trace --kernel linux-2.6.38
 expect 2 "" -- model ticketlock --cores 0 --think 1us --hold 1us --handoff 1ns
+expect 2 "--repeat: Value 0 not in range" -- bench --repeat 0
+expect 2 "--scenario" -- bench --scenario no-such-scenario
 expect 0 "totals: 13 atomic RMW" -- trace --kernel linux-2.6.35 --syscall "stat ./file"
 expect 0 '"atomic_rmw": 4' -- trace --kernel linux-2.6.38 --syscall "stat ./file" --json
 expect 0 "speed-up" -- model ticketlock --cores 4 --think 2us --hold 100ns --handoff 50ns

@@ -99,7 +99,7 @@ std::vector<std::string> bench_scenarios() {
   return out;
 }
 
-std::vector<BenchResult> run_bench(const std::string& root, const std::vector<std::string>& only) {
+std::vector<BenchResult> run_bench(const std::string& root, const std::vector<std::string>& only, unsigned repeat) {
   std::vector<BenchResult> results;
   for (const auto& s : scenarios()) {
     if (!only.empty() && std::find(only.begin(), only.end(), s.name) == only.end()) continue;
@@ -114,22 +114,35 @@ std::vector<BenchResult> run_bench(const std::string& root, const std::vector<st
                            sim::to_ns(r.simulated), r.lines, r.bytes_per_line);
       });
     };
-    const auto [sim_out, rss] = timed(false);
-    const auto [floor_out, floor_rss] = timed(true);
-    (void)floor_rss;
-    if (sim_out.rfind("error", 0) == 0) throw std::runtime_error("bench scenario " + s.name + ": " + sim_out);
-    if (floor_out.rfind("error", 0) == 0) throw std::runtime_error("bench scenario " + s.name + ": " + floor_out);
     BenchResult b;
     b.name = s.name;
     double sim_ns = 0;
-    std::sscanf(sim_out.c_str(), "%lf %lf %lu %lu %lf %lu %zu", &b.host_s, &b.setup_s, &b.mem_ops, &b.events, &sim_ns,
-                &b.lines, &b.bytes_per_line);
-    std::sscanf(floor_out.c_str(), "%lf", &b.floor_host_s);
+    for (unsigned i = 0; i < repeat; ++i) {
+      const auto [sim_out, rss] = timed(false);
+      const auto [floor_out, floor_rss] = timed(true);
+      (void)floor_rss;
+      if (sim_out.rfind("error", 0) == 0) throw std::runtime_error("bench scenario " + s.name + ": " + sim_out);
+      if (floor_out.rfind("error", 0) == 0) throw std::runtime_error("bench scenario " + s.name + ": " + floor_out);
+      BenchResult t;
+      double t_ns = 0, floor_s = 0;
+      std::sscanf(sim_out.c_str(), "%lf %lf %lu %lu %lf %lu %zu", &t.host_s, &t.setup_s, &t.mem_ops, &t.events, &t_ns,
+                  &t.lines, &t.bytes_per_line);
+      std::sscanf(floor_out.c_str(), "%lf", &floor_s);
+      // Every repetition simulates the same thing (runs are deterministic); keep the fastest.
+      if (i == 0 || t.host_s < b.host_s) {
+        const double keep_floor = b.floor_host_s;
+        t.name = b.name;
+        b = t;
+        b.floor_host_s = keep_floor;
+        b.peak_rss_mb = rss;
+        sim_ns = t_ns;
+      }
+      if (i == 0 || floor_s < b.floor_host_s) b.floor_host_s = floor_s;
+    }
     b.mem_ops_per_s = static_cast<double>(b.mem_ops) / b.host_s;
     b.events_per_s = static_cast<double>(b.events) / b.host_s;
     b.simulated_per_host_s = sim_ns * 1e-9 / b.host_s;
     b.overhead = b.floor_host_s > 0 ? b.host_s / b.floor_host_s : 0;
-    b.peak_rss_mb = rss;
     results.push_back(b);
   }
   return results;

@@ -29,7 +29,10 @@ struct BenchResult {
 };
 
 std::vector<std::string> bench_scenarios();
-std::vector<BenchResult> run_bench(const std::string& config_root, const std::vector<std::string>& only);
+// Each scenario and its floor are timed `repeat` times (each in its own child); the fastest of
+// each is kept.
+std::vector<BenchResult> run_bench(const std::string& config_root, const std::vector<std::string>& only,
+                                   unsigned repeat = 1);
 nlohmann::json bench_json(const std::vector<BenchResult>& r);
 void print_bench(const std::vector<BenchResult>& r, std::ostream& out);
 

@@ -172,12 +172,16 @@ void add_bench_command(CLI::App& app, const GlobalOptions& global) {
   struct Opts {
     bool json = false;
     std::vector<std::string> only;
+    unsigned repeat = 1;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_flag("--json", o->json, "Print JSON");
+  cmd->add_option("--repeat", o->repeat,
+                  "Time each scenario (and its floor) this many times and keep the fastest: host timings are noisy")
+      ->check(CLI::Range(1u, 100u));
   cmd->add_option("--scenario", o->only, "Run only these scenarios")->check(CLI::IsMember(experiment::bench_scenarios()));
   cmd->callback([o, &global] {
-    const auto r = experiment::run_bench(resolve_config_root(global.configs), o->only);
+    const auto r = experiment::run_bench(resolve_config_root(global.configs), o->only, o->repeat);
     if (o->json) {
       std::cout << experiment::bench_json(r).dump(2) << "\n";
     } else {
