@@ -63,24 +63,6 @@ TEST(Fallback, AMissingNameDropsToRefWalkAndFailsWithoutLeavingADentry) {
   EXPECT_FALSE(vfs.child(cwd, "nothing").has_value());
 }
 
-// Feeds the same call again and again.
-class Repeat final : public SyscallSource {
- public:
-  Repeat(std::vector<std::string> calls, int times) : times_(times) {
-    for (const auto& c : calls) calls_.push_back(parse_syscall(c));
-  }
-  bool next(Syscall& out) override {
-    if (n_ >= times_ * static_cast<int>(calls_.size())) return false;
-    out = calls_[static_cast<std::size_t>(n_++) % calls_.size()];
-    return true;
-  }
-
- private:
-  std::vector<Syscall> calls_;
-  int times_;
-  int n_ = 0;
-};
-
 std::uint64_t restarts_under_renames(const std::string& kernel) {
   machine::Machine m(machine::load_machine("nehalem-ep-2s8c", testing::machine_dirs()));
   const KernelSpec k = load_kernel(kernel, testing::kernel_dirs());
@@ -92,8 +74,8 @@ std::uint64_t restarts_under_renames(const std::string& kernel) {
   Process& a = vfs.new_process(0, cwd);
   Process& b = vfs.new_process(8, cwd);
   KernelRuntime rt(vfs, {}, sim::from_ns(5000));
-  Repeat stats_src({"stat ./d/f"}, 400);
-  Repeat rename_src({"rename ./d ./e", "rename ./e ./d"}, 100);
+  testing::Repeat stats_src({"stat ./d/f"}, 400);
+  testing::Repeat rename_src({"rename ./d ./e", "rename ./e ./d"}, 100);
   ProcessProgram pa(rt, a, stats_src), pb(rt, b, rename_src);
   sim::Simulation sim(1);
   exec::Executor ex(sim, mem);

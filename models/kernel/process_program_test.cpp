@@ -14,23 +14,6 @@
 namespace walksim::kernel {
 namespace {
 
-class Calls final : public SyscallSource {
- public:
-  Calls(std::vector<std::string> calls, int times) : times_(times) {
-    for (const auto& c : calls) calls_.push_back(parse_syscall(c));
-  }
-  bool next(Syscall& out) override {
-    if (n_ >= times_ * static_cast<int>(calls_.size())) return false;
-    out = calls_[static_cast<std::size_t>(n_++) % calls_.size()];
-    return true;
-  }
-
- private:
-  std::vector<Syscall> calls_;
-  int times_;
-  int n_ = 0;
-};
-
 struct Outcome {
   std::uint64_t syscalls, failed, atomics, loads, stores, locks, restarts, ref_lookups, rcu_lookups;
   sim::Picos finished;
@@ -67,9 +50,9 @@ Outcome run(const std::string& kernel, std::size_t cache_entries) {
   Process& a = vfs.new_process(0, cwd);
   Process& b = vfs.new_process(4, cwd);
   KernelRuntime rt(vfs, {}, sim::from_ns(5000));
-  Calls reads(reader, 1);
+  testing::Repeat reads(reader, 1);
   // Another process changes the tree the reader walks: renames, creates and unlinks.
-  Calls changes({"rename ./d ./e", "rename ./e ./d", "open ./d/new O_WRONLY|O_CREAT", "close ./d/new",
+  testing::Repeat changes({"rename ./d ./e", "rename ./e ./d", "open ./d/new O_WRONLY|O_CREAT", "close ./d/new",
                  "unlink ./d/new"},
                 40);
   ProcessProgram pa(rt, a, reads, cache_entries), pb(rt, b, changes, cache_entries);
