@@ -162,22 +162,15 @@ AccessResult MemorySystem::access(Picos now, CpuId cpu, LineId id, AccessKind ki
     t.supplier = supplier;
     // The other domains holding a copy, from the presence sets (no scan of every domain).
     holder_scratch_.clear();
-    if (m_.cores_per_domain() == 1 && llc_.empty()) {
-      // Every core is its own domain (the Altix): the holders are the domains, already distinct.
-      s.holders.for_each([&](std::uint32_t k) {
-        if (k != d) holder_scratch_.push_back(k);
-      });
-    } else {
-      auto note = [&](DomainId h) {
-        if (h != d && !domain_mark_[h]) {
-          domain_mark_[h] = 1;
-          holder_scratch_.push_back(h);
-        }
-      };
-      s.holders.for_each([&](std::uint32_t k) { note(dom(k)); });
-      s.llc.for_each([&](std::uint32_t x) { note(x); });
-      for (DomainId h : holder_scratch_) domain_mark_[h] = 0;
-    }
+    auto note = [&](DomainId h) {
+      if (h != d && !domain_mark_[h]) {
+        domain_mark_[h] = 1;
+        holder_scratch_.push_back(h);
+      }
+    };
+    s.holders.for_each([&](std::uint32_t k) { note(dom(k)); });
+    s.llc.for_each([&](std::uint32_t x) { note(x); });
+    for (DomainId h : holder_scratch_) domain_mark_[h] = 0;
     t.holders = holder_scratch_;
     latency = timing_->latency(t);
     r.served = ServedBy::kRemote;
