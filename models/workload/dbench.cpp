@@ -35,7 +35,7 @@ class DbenchSource final : public CountingSource {
       calls_.front().user_before = user_;
       calls_.back().ends_op = true;
     }
-    out = calls_[pos_++];
+    out = std::move(calls_[pos_++]);  // refilled from scratch once used up
     return true;
   }
 
