@@ -22,6 +22,8 @@ struct BenchResult {
   double events_per_s = 0;
   double simulated_per_host_s = 0;  // simulated seconds per host second
   double floor_host_s = 0;          // the floor's simulation loop
+  std::uint64_t floor_mem_ops = 0;  // the floor's own count (spin-waits depend on timing)
+  double floor_mem_ops_per_s = 0;   // the most this scenario could reach with timing for free
   double overhead = 0;              // host_s / floor_host_s
   double peak_rss_mb = 0;
   std::uint64_t lines = 0;
