@@ -158,6 +158,9 @@ void Executor::wake_watchers(LineId line, Picos at) {
   for (CpuId cpu : list) {
     Thread& t = threads_[cpu];
     if (t.sleeping) {
+      if (t.pending.ps < 0) {
+        throw NoWakeupLatency("the thread on CPU " + std::to_string(cpu) + " slept in a sleeping lock's wait");
+      }
       // A sleeper is made runnable by the writer and pays the scheduler's wake-up latency.
       const Picos woken = std::max(at, t.clock) + t.pending.ps;
       t.stats.sleep += woken - t.parked_at;

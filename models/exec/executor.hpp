@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "models/coherence/memory_system.hpp"
@@ -26,6 +27,12 @@ struct ThreadStats {
   Picos started = 0, finished = 0;
   // Spinning burns CPU, sleeping does not.
   Picos cpu_time() const { return finished - started - sleep; }
+};
+
+// A thread slept in a wait whose wake-up latency was never given (a negative Op::ps): the caller
+// ran a workload that sleeps without saying how long waking takes.
+struct NoWakeupLatency : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 class Executor final : public sim::EventHandler {

@@ -165,6 +165,6 @@ const std::vector<dbench::LoadOp>* dbench_loadfile(const Workload& w, std::size_
 }
 
 const WorkloadKind kDbenchKind{"dbench", "dbench's netbench mix (synthetic loadfile) through the fileio backend, MB/s",
-                               dbench::make};
+                               dbench::make, /*seeded=*/true};
 
 }  // namespace walksim::workload

@@ -214,6 +214,7 @@ std::optional<std::uint64_t> git_diff_entries(const Workload& w) {
 }
 
 const WorkloadKind kGitDiffKind{
-    "git-diff", "cached git diff: lstat of every index entry of a 2.6.35-sized tree (or a scanned one)", git::make};
+    "git-diff", "cached git diff: lstat of every index entry of a 2.6.35-sized tree (or a scanned one)", git::make,
+    /*seeded=*/false, /*may_sleep=*/false};
 
 }  // namespace walksim::workload

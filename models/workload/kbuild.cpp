@@ -300,6 +300,7 @@ std::unique_ptr<Workload> make(const config::Node* params) {
 }  // namespace
 
 const WorkloadKind kKbuildKind{
-    "kbuild", "make -jN of a kernel tree: target stats, exec through symlinks, header opens with misses", make};
+    "kbuild", "make -jN of a kernel tree: target stats, exec through symlinks, header opens with misses", make,
+    /*seeded=*/true};
 
 }  // namespace walksim::workload

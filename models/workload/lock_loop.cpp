@@ -60,6 +60,7 @@ std::unique_ptr<Workload> make(const config::Node* params) {
 
 }  // namespace
 
-const WorkloadKind kLockLoopKind{"lock-loop", "think, then acquire / hold / release one shared spinlock", make};
+const WorkloadKind kLockLoopKind{"lock-loop", "think, then acquire / hold / release one shared spinlock", make,
+                                 /*seeded=*/false, /*may_sleep=*/false};
 
 }  // namespace walksim::workload

@@ -65,6 +65,6 @@ std::unique_ptr<Workload> make(const config::Node* params) {
 }  // namespace
 
 const WorkloadKind kOpenCloseKind{"open-close", "open O_RDONLY and close of an existing per-process file in a loop",
-                                  make};
+                                  make, /*seeded=*/false, /*may_sleep=*/false};
 
 }  // namespace walksim::workload

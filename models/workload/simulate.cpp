@@ -46,8 +46,10 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
   workload.build(vfs, r.cpus, spec.control, rng);
   kernel::KernelRuntime rt(vfs, spec.options, spec.mutex_wakeup, spec.cost_scale);
   exec::Executor ex(sim, mem);
+  CommonWindow window(workload.process_count());
   std::vector<std::unique_ptr<kernel::ProcessProgram>> programs;
   for (std::size_t i = 0; i < workload.process_count(); ++i) {
+    workload.source(i).attach(&window, i, spec.cancel);
     programs.push_back(std::make_unique<kernel::ProcessProgram>(rt, workload.process(i), workload.source(i)));
     ex.start(workload.process(i).cpu, *programs.back());
   }
@@ -56,6 +58,10 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
   r.host_setup_s = std::chrono::duration<double>(host_built - host_start).count();
   r.host_run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_built).count();
 
+  {
+    std::vector<std::uint32_t> per_core(m.cores(), 0);
+    for (CpuId c : r.cpus) r.smt_cores += ++per_core[m.core_of(c)] == 2;
+  }
   r.op_unit = workload.op_unit();
   r.reports_bytes = workload.reports_bytes();
   double window_sum = 0;
@@ -83,6 +89,7 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
     r.spin += ts.spin;
     r.sleep += ts.sleep;
     r.memory_stall += ts.memory_stall;
+    r.compute += ts.compute;
     r.mem_ops += ts.loads + ts.stores + ts.atomics;
     rmw += ps.atomic_rmw;
     loads += ps.loads;
@@ -98,26 +105,23 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
     r.walk.ref_lookups += w.ref_lookups;
   }
   r.sys = r.cpu - r.user;
+  for (std::size_t i = 0; i < workload.process_count(); ++i) {
+    const Measured& ms = workload.source(i).measured();
+    if (ms.ops < spec.min_measured_ops) {
+      throw TooFewOps("the process on CPU " + std::to_string(workload.process(i).cpu) + " measured " +
+                      std::to_string(ms.ops) + " operation(s) after its warm-up; at least " +
+                      std::to_string(spec.min_measured_ops) + " are needed for a rate");
+    }
+  }
   // Aggregate throughput over the window in which every process was measuring (from the last
   // warm-up end to the first process's last operation): operations completed in it over its
   // length. Summing each process's own rate would count processes that ran alone at the end (an
   // unfair lock finishes some early) as if they had run together; the union of the windows would
   // count start-up skew as idle time. Without a common window, the union is used.
-  Picos lo = 0, hi = sim::kNever;
-  for (std::size_t i = 0; i < workload.process_count(); ++i) {
-    const Measured& ms = workload.source(i).measured();
-    if (!ms.ops) continue;
-    lo = std::max(lo, ms.first);
-    hi = std::min(hi, ms.last);
-  }
-  if (hi > lo && hi != sim::kNever) {
-    std::uint64_t in = 0;
-    for (std::size_t i = 0; i < workload.process_count(); ++i) {
-      for (Picos t : workload.source(i).measured().done_at) in += (t > lo && t <= hi);
-    }
-    const double span = static_cast<double>(hi - lo) * 1e-12;
-    r.ops_per_s = static_cast<double>(in) / span;
-    r.bytes_per_s = static_cast<double>(bytes) * (static_cast<double>(in) / static_cast<double>(r.ops)) / span;
+  if (const auto w = window.result(); w.common) {
+    const double span = static_cast<double>(w.hi - w.lo) * 1e-12;
+    r.ops_per_s = static_cast<double>(w.in) / span;
+    r.bytes_per_s = static_cast<double>(bytes) * (static_cast<double>(w.in) / static_cast<double>(r.ops)) / span;
   } else if (last > first && r.ops) {
     const double span = static_cast<double>(last - first) * 1e-12;
     r.ops_per_s = static_cast<double>(r.ops) / span;

@@ -30,6 +30,16 @@ struct RunSpec {
   bool check = false;            // coherence invariants after every access (slow)
   std::size_t hot_lines = 10;    // how many of the hottest lines to report
   bool floor = false;            // generation floor: no timing or coherence (walksim bench)
+  // Set from another thread (Ctrl-C) to stop the run at its next system call (RunCancelled).
+  const std::atomic<bool>* cancel = nullptr;
+  // Fewer measured operations in a process than this is an error (TooFewOps); experiments ask
+  // for kMinMeasuredOps, unit tests and tools that look at a few calls for none.
+  std::uint64_t min_measured_ops = 0;
+};
+
+// A run that measured too few operations in some process to report a rate.
+struct TooFewOps : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 struct HotLine {
@@ -64,6 +74,8 @@ struct RunResult {
   // Time accounting over the whole run, summed over processes (ps).
   Picos wall = 0;                  // the last process's finish
   Picos cpu = 0, user = 0, sys = 0, spin = 0, sleep = 0, memory_stall = 0;
+  Picos compute = 0;               // private work: the workload's user time and the kernel's CPU costs
+  std::uint32_t smt_cores = 0;     // cores running more than one of the run's processes
   double cpu_utilisation = 0;      // cpu / (wall * threads)
   // Per measured operation.
   double atomic_rmw_per_op = 0, loads_per_op = 0, stores_per_op = 0, lock_acquires_per_op = 0;

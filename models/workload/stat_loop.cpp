@@ -86,6 +86,7 @@ std::unique_ptr<Workload> make(const config::Node* params) {
 
 }  // namespace
 
-const WorkloadKind kStatLoopKind{"stat-loop", "stat/lstat in a loop on a k-component path below a shared cwd", make};
+const WorkloadKind kStatLoopKind{"stat-loop", "stat/lstat in a loop on a k-component path below a shared cwd", make,
+                                 /*seeded=*/false, /*may_sleep=*/false};
 
 }  // namespace walksim::workload

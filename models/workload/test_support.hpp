@@ -27,6 +27,7 @@ struct RunArgs {
   RunControl control;
   kernel::KernelOptions options;
   std::uint64_t seed = 1;
+  Picos mutex_wakeup = 0;
 };
 
 inline RunResult run(const RunArgs& a, Workload& w) {
@@ -39,6 +40,7 @@ inline RunResult run(const RunArgs& a, Workload& w) {
   spec.control = a.control;
   spec.options = a.options;
   spec.seed = a.seed;
+  spec.mutex_wakeup = a.mutex_wakeup;
   return simulate(spec, w);
 }
 

@@ -4,6 +4,13 @@
 namespace walksim::workload {
 
 bool CountingSource::next(Syscall& out) {
+  if (cancel_ && cancel_->load(std::memory_order_relaxed)) throw RunCancelled();
+  if (next_call(out)) return true;
+  if (window_) window_->finished(index_);
+  return false;
+}
+
+bool CountingSource::next_call(Syscall& out) {
   if (control_.ops_per_process && measured_.total_ops >= control_.ops_per_process) return false;
   if (now_ >= control_.end) return false;
   return produce(out);
@@ -27,7 +34,7 @@ void CountingSource::completed(const Syscall& call, bool failed, Picos now) {
     if (warm) {
       ++measured_.ops;
       measured_.last = now;
-      measured_.done_at.push_back(now);
+      if (window_) window_->op(index_, now, measured_.first);
     }
   }
 }

@@ -3,14 +3,17 @@
 // reading its own parameters from the experiment YAML (strictly: unknown keys are errors).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "models/config/strict_yaml.hpp"
 #include "models/kernel/process_program.hpp"
+#include "models/workload/common_window.hpp"
 #include "sim/rng.hpp"
 
 namespace walksim::workload {
@@ -39,11 +42,19 @@ struct Measured {
   Picos last = 0;                 // completion of the last measured op
   std::uint64_t total_ops = 0;    // including warm-up
   Picos warm_at = 0;              // when the last warm-up op completed
-  std::vector<Picos> done_at;     // completion time of each measured op (for the common window)
   // This process's measured throughput in operations per second.
   double ops_per_s() const { return last > first && ops ? static_cast<double>(ops) * 1e12 / static_cast<double>(last - first) : 0; }
   double bytes_per_s() const { return last > first ? static_cast<double>(bytes) * 1e12 / static_cast<double>(last - first) : 0; }
 };
+
+// Thrown out of a run whose cancel flag was set (Ctrl-C): the point stops at its next system call.
+struct RunCancelled : std::runtime_error {
+  RunCancelled() : std::runtime_error("the run was cancelled") {}
+};
+
+// Fewer measured operations than this per process give no rate worth reporting (a 200 us run at
+// 32 threads measured about 2 per process): such a run is an error, not a result.
+inline constexpr std::uint64_t kMinMeasuredOps = 50;
 
 // The base of every workload's per-process source: counts operations and bytes against the run
 // control, so workloads only say which call comes next.
@@ -53,15 +64,27 @@ class CountingSource : public kernel::SyscallSource {
   bool next(Syscall& out) final;
   void completed(const Syscall& call, bool failed, Picos now) final;
   const Measured& measured() const { return measured_; }
+  // Reports measured operations to the run's common window as process `index`, and stops the run
+  // (RunCancelled) at the next call once `cancel` is set. Either may be null.
+  void attach(CommonWindow* window, std::size_t index, const std::atomic<bool>* cancel) {
+    window_ = window;
+    index_ = index;
+    cancel_ = cancel;
+  }
 
  protected:
   // The next call of the workload; false when it has nothing more to do.
   virtual bool produce(Syscall& out) = 0;
 
  private:
+  bool next_call(Syscall& out);
+
   const RunControl& control_;
   Measured measured_;
   Picos now_ = 0;
+  CommonWindow* window_ = nullptr;
+  std::size_t index_ = 0;
+  const std::atomic<bool>* cancel_ = nullptr;
 };
 
 class Workload {
@@ -106,6 +129,14 @@ struct WorkloadKind {
   // Reads the workload's parameters from `params` (a mapping; may be absent -> defaults) and
   // makes the workload. Throws config::ConfigError for bad parameters.
   std::unique_ptr<Workload> (*make)(const config::Node* params);
+  // Whether the run's seed reaches the workload (random names, random op mixes): only then can
+  // repeats differ. A workload that never draws a random number is exact in one run
+  // (workload_contract_test checks both claims).
+  bool seeded = false;
+  // Whether a process can sleep on a sleeping lock (i_mutex of a directory it creates in, ...):
+  // only then does an experiment need os.wakeup_latency. A run without one that does sleep stops
+  // with exec::NoWakeupLatency (workload_contract_test checks the claim).
+  bool may_sleep = true;
 };
 
 const std::vector<WorkloadKind>& workload_kinds();
