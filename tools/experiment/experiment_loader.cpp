@@ -1,15 +1,34 @@
 // The experiment YAML schema (docs/experiments.md); every check on an experiment file lives here.
+#include <cmath>
 #include <filesystem>
+#include <set>
 
 #include "models/kernel/kernel_loader.hpp"
 #include "models/machine/machine_loader.hpp"
 #include "models/workload/workload_registry.hpp"
 #include "tools/experiment/experiment_spec.hpp"
 
+#include <fmt/core.h>
+
 namespace walksim::experiment {
 namespace {
 
 using config::Node;
+
+// Limits that keep one experiment within what a host can run (each message says why).
+constexpr std::uint32_t kMaxRepeats = 1000;
+constexpr std::uint64_t kMaxOpsPerPoint = 1'000'000'000;   // ops_per_process x threads
+constexpr sim::Picos kMaxDuration = 60 * sim::kPicosPerNs * 1'000'000'000LL;  // 60 s simulated
+constexpr double kMaxCostScale = 1000;
+
+// A label shows in tables, CSV and plot keys: printable characters only.
+void check_label(const Node& at, const std::string& label) {
+  if (label.empty()) at.fail("a kernel label cannot be empty");
+  if (label.size() > 100) at.fail("a kernel label is at most 100 characters");
+  for (unsigned char c : label) {
+    if (c < 0x20 || c == 0x7f) at.fail("a kernel label cannot hold control characters (a line break, a tab, ESC)");
+  }
+}
 
 std::vector<std::uint32_t> read_threads(const Node& n, std::uint32_t cpus) {
   std::vector<std::uint32_t> out;
@@ -25,10 +44,11 @@ std::vector<std::uint32_t> read_threads(const Node& n, std::uint32_t cpus) {
     for (const Node& e : n.elements()) out.push_back(e.as_uint32());
   } else if (n.is_map()) {
     const std::uint32_t from = n.optional("from") ? n.child("from").as_uint32() : 1;
+    if (from == 0) n.child("from").fail("the sweep starts at 1 thread at least");
     const std::uint32_t to = n.child("to").as_uint32();
     const std::string step = n.optional("step") ? n.child("step").as_string() : "double";
     if (step == "double") {
-      for (std::uint32_t t = std::max(1u, from); t <= to; t *= 2) out.push_back(t);
+      for (std::uint32_t t = from; t <= to; t *= 2) out.push_back(t);
     } else {
       const std::uint32_t inc = n.child("step").as_uint32();
       if (inc == 0) n.child("step").fail("step must be 'double' or a positive number");
@@ -38,34 +58,53 @@ std::vector<std::uint32_t> read_threads(const Node& n, std::uint32_t cpus) {
     n.fail("expected a thread count, a list, 'powers-of-two' or {from, to, step}");
   }
   if (out.empty()) n.fail("the thread sweep is empty");
+  std::set<std::uint32_t> seen;
   for (std::uint32_t t : out) {
     if (t == 0 || t > cpus) {
       n.fail("thread count " + std::to_string(t) + " is outside 1.." + std::to_string(cpus) + " (the machine's CPUs)");
     }
+    if (!seen.insert(t).second) n.fail("thread count " + std::to_string(t) + " is listed twice");
   }
   return out;
 }
 
-void read_run(const Node& run, ExperimentSpec& e) {
+void read_run(const Node& run, ExperimentSpec& e, std::uint32_t max_threads) {
   const auto ops = run.optional("ops_per_process");
   const auto dur = run.optional("duration");
   if (ops.has_value() == dur.has_value()) run.fail("give exactly one of 'ops_per_process' or 'duration'");
   if (ops) {
     e.control.ops_per_process = ops->as_uint();
     if (e.control.ops_per_process == 0) ops->fail("ops_per_process must be at least 1");
+    if (e.control.ops_per_process > kMaxOpsPerPoint / max_threads) {
+      ops->fail("ops_per_process x threads must stay within " + std::to_string(kMaxOpsPerPoint) +
+                " operations per point (" + std::to_string(e.control.ops_per_process) + " x " +
+                std::to_string(max_threads) + " would take this host days); fewer operations give the same rate");
+    }
     if (const auto w = run.optional("warmup_ops")) {
       e.control.warmup_ops = w->as_uint();
       if (e.control.warmup_ops >= e.control.ops_per_process) w->fail("warmup_ops must be below ops_per_process");
     }
+    if (e.control.ops_per_process - e.control.warmup_ops < workload::kMinMeasuredOps) {
+      ops->fail("each process would measure " + std::to_string(e.control.ops_per_process - e.control.warmup_ops) +
+                " operations (ops_per_process - warmup_ops); at least " + std::to_string(workload::kMinMeasuredOps) +
+                " are needed for a rate");
+    }
   } else {
     e.control.end = dur->as_time();
     if (e.control.end <= 0) dur->fail("duration must be positive");
+    if (e.control.end > kMaxDuration) {
+      dur->fail("duration is at most 60s of simulated time (a simulated second of a busy 64-CPU machine takes this "
+                "host hours)");
+    }
     if (const auto w = run.optional("warmup")) {
       e.control.warmup_end = w->as_time();
       if (e.control.warmup_end >= e.control.end) w->fail("warmup must be shorter than duration");
     }
   }
-  if (const auto x = run.optional("extrapolate_to_ops")) e.extrapolate_ops = x->as_uint();
+  if (const auto x = run.optional("extrapolate_to_ops")) {
+    e.extrapolate_ops = x->as_uint();
+    if (e.extrapolate_ops == 0) x->fail("extrapolate_to_ops must be at least 1 (leave it out for no extrapolation)");
+  }
 }
 
 void read_options(const Node& o, kernel::KernelOptions& opts) {
@@ -74,7 +113,16 @@ void read_options(const Node& o, kernel::KernelOptions& opts) {
   if (auto n = o.optional("caller_is_owner")) opts.caller_is_owner = n->as_bool();
 }
 
-PublishedPoint read_point(const Node& n, const std::vector<std::string>& kernels) {
+// The unit a published figure of `metric` must carry for this workload.
+std::string unit_of(const std::string& metric, const workload::Workload& w) {
+  if (metric == "ns_per_op") return "ns";
+  if (metric == "throughput") return w.reports_bytes() ? "MB/s" : w.op_unit() + "/s";
+  if (metric == "scaling_pct") return "%";
+  return "s";
+}
+
+PublishedPoint read_point(const Node& n, const std::vector<std::string>& kernels, const std::vector<std::uint32_t>& threads,
+                          const workload::Workload& w) {
   PublishedPoint p;
   const Node metric = n.child("metric");
   const std::vector<std::string> metrics{"ns_per_op", "throughput", "scaling_pct", "real_s", "user_s", "sys_s"};
@@ -84,10 +132,22 @@ PublishedPoint read_point(const Node& n, const std::vector<std::string>& kernels
   if (std::find(kernels.begin(), kernels.end(), p.kernel) == kernels.end()) {
     k.fail("kernel '" + p.kernel + "' is not one of this experiment's kernels: " + config::quoted_list(kernels));
   }
-  p.threads = n.child("threads").as_uint32();
-  p.value = n.child("value").as_double();
-  p.unit = n.child("unit").as_string();
-  if (const auto t = n.optional("tolerance_pct")) p.tolerance_pct = t->as_double();
+  const Node tn = n.child("threads");
+  p.threads = tn.as_uint32();
+  if (std::find(threads.begin(), threads.end(), p.threads) == threads.end()) {
+    tn.fail("threads " + std::to_string(p.threads) + " is not in the experiment's sweep; add it to 'threads'");
+  }
+  const Node vn = n.child("value");
+  p.value = vn.as_double();
+  if (!std::isfinite(p.value) || p.value <= 0) vn.fail("a published value must be a positive number");
+  const Node un = n.child("unit");
+  p.unit = un.as_string();
+  const std::string want = unit_of(p.metric, w);
+  if (p.unit != want) un.fail("a " + p.metric + " of this workload is in '" + want + "', not '" + p.unit + "'");
+  if (const auto t = n.optional("tolerance_pct")) {
+    p.tolerance_pct = t->as_double();
+    if (!std::isfinite(p.tolerance_pct) || p.tolerance_pct < 0) t->fail("tolerance_pct must be a number >= 0");
+  }
   const Node role = n.child("role");
   p.calibration = role.as_choice({"prediction", "calibration"}) == 1;
   p.source = n.child("source").as_string();
@@ -96,11 +156,23 @@ PublishedPoint read_point(const Node& n, const std::vector<std::string>& kernels
 
 }  // namespace
 
+std::string checked_name(const Node& n) {
+  const std::string name = n.as_string();
+  bool ok = !name.empty() && name.size() <= 100 && name[0] != '.';
+  for (char c : name) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-');
+  if (!ok) {
+    n.fail("a name is 1 to 100 of the characters A-Z a-z 0-9 . _ - and does not start with '.' (it names the "
+           "results directory, results/<name>)");
+  }
+  return name;
+}
+
 ExperimentSpec load_experiment(const std::string& path, const std::string& config_root) {
   const Node root = config::load_file(path);
+  if (!root.is_map()) root.fail("an experiment file is a mapping with name, description, machine, kernels, workload, ...");
   ExperimentSpec e;
   e.file = path;
-  e.name = root.child("name").as_string();
+  e.name = checked_name(root.child("name"));
   e.description = root.child("description").as_string();
   if (const auto c = root.optional("citation")) e.citation = c->as_string();
 
@@ -127,6 +199,7 @@ ExperimentSpec load_experiment(const std::string& path, const std::string& confi
       name_node = k.child("kernel");
       name = name_node.as_string();
       label = k.optional("label") ? k.child("label").as_string() : name;
+      if (const auto l = k.optional("label")) check_label(*l, label);
       if (const auto o = k.optional("options")) read_options(*o, opts);
     } else {
       name = k.as_string();
@@ -155,31 +228,42 @@ ExperimentSpec load_experiment(const std::string& path, const std::string& confi
     if (!p->is_map()) p->fail("expected a mapping of the workload's parameters");
     e.workload_params = *p;
   }
-  kind.make(e.workload_params ? &*e.workload_params : nullptr);  // reads (and so checks) the parameters
+  // Reads (and so checks) the parameters.
+  const auto made = kind.make(e.workload_params ? &*e.workload_params : nullptr);
 
   e.threads = read_threads(root.child("threads"), mspec.cpus());
   if (const auto pl = root.optional("placement")) {
     e.placement = pl->as_choice({"cores-first", "compact"}) == 0 ? workload::Placement::kCoresFirst
                                                                   : workload::Placement::kCompact;
   }
-  read_run(root.child("run"), e);
+  read_run(root.child("run"), e, *std::max_element(e.threads.begin(), e.threads.end()));
   if (const auto s = root.optional("seed")) e.seed = s->as_uint();
   if (const auto r = root.optional("repeats")) {
     e.repeats = r->as_uint32();
     if (e.repeats == 0) r->fail("repeats must be at least 1");
+    if (e.repeats > kMaxRepeats) {
+      r->fail("repeats is at most " + std::to_string(kMaxRepeats) + " (the spread of a point is clear long before)");
+    }
   }
-  config::SourceMap sources;
-  const Node os = root.child("os");
-  e.wakeup_latency = os.sourced("wakeup_latency", sources).as_time();
-  e.wakeup_source = sources.begin()->second;
+  // The wake-up latency of a task sleeping on a mutex: needed only by workloads that can sleep.
+  if (const auto os = kind.may_sleep ? std::optional<Node>(root.child("os")) : root.optional("os")) {
+    config::SourceMap sources;
+    e.wakeup_latency = os->sourced("wakeup_latency", sources).as_time();
+    e.wakeup_source = sources.begin()->second;
+  } else {
+    e.wakeup_latency = -1;  // never used: a sleep would stop the run (exec::NoWakeupLatency)
+  }
   if (const auto c = root.optional("cpu_cost_scale")) {
     e.cost_scale = c->as_double();
-    if (!(e.cost_scale > 0)) c->fail("cpu_cost_scale must be positive");
+    if (!(e.cost_scale > 0) || !(e.cost_scale <= kMaxCostScale)) {
+      c->fail("cpu_cost_scale must be a factor in (0, " + fmt::format("{:g}", kMaxCostScale) +
+              "] of the kernel's private CPU costs");
+    }
   }
   if (const auto h = root.optional("hot_lines")) e.hot_lines = h->as_uint32();
 
   if (const auto pub = root.optional("published")) {
-    for (const Node& p : pub->elements()) e.published.push_back(read_point(p, e.kernels));
+    for (const Node& p : pub->elements()) e.published.push_back(read_point(p, e.kernels, e.threads, *made));
   }
   if (const auto cal = root.optional("calibrate")) {
     Calibration c;

@@ -51,7 +51,7 @@ struct ExperimentSpec {
   std::uint64_t seed = 1;
   std::uint32_t repeats = 1;
   double cost_scale = 1.0;                 // fixed scale of the kernel's private CPU costs
-  sim::Picos wakeup_latency = 0;           // sleeping-task wake-up (scheduler) latency
+  sim::Picos wakeup_latency = -1;          // sleeping-task wake-up (scheduler) latency; -1: not given
   std::string wakeup_source;
   std::uint64_t extrapolate_ops = 0;       // report times for this many ops per process (steady state)
   std::size_t hot_lines = 10;
@@ -60,6 +60,10 @@ struct ExperimentSpec {
   std::vector<PublishedPoint> published;
   std::string citation;                    // for validation files
 };
+
+// An experiment's `name`: it names the results directory, so only [A-Za-z0-9._-], not starting
+// with '.'. Throws config::ConfigError at `n`.
+std::string checked_name(const config::Node& n);
 
 // Reads and checks an experiment file. Machine and kernel names are checked to exist in
 // `config_root` (configs/). Every mistake is a config::ConfigError with file, line and key.

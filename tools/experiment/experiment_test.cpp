@@ -63,15 +63,15 @@ TEST(Experiment, OutputsAppearOnlyWhenEverythingIsWritten) {
   const auto dir = std::filesystem::temp_directory_path() / "walksim-output-test";
   std::filesystem::remove_all(dir);
   {
-    OutputDir out(dir.string());
+    OutputDir out(dir.string(), false);
     write_outputs(r, out, "test", "test");
     EXPECT_FALSE(std::filesystem::exists(dir));  // still under its temporary name
   }  // destroyed without commit: nothing is left
   EXPECT_FALSE(std::filesystem::exists(dir));
   for (const auto& e : std::filesystem::directory_iterator(dir.parent_path())) {
-    EXPECT_EQ(e.path().filename().string().find(".walksim-output-test.tmp"), std::string::npos);
+    EXPECT_EQ(e.path().filename().string().find(".walksim-output-test.walksim-tmp"), std::string::npos);
   }
-  OutputDir out(dir.string());
+  OutputDir out(dir.string(), false);
   write_outputs(r, out, "test", "test");
   out.commit();
   for (const char* f : {"results.json", "results.csv", "hotlines.csv", "meta.json"}) {
@@ -80,7 +80,7 @@ TEST(Experiment, OutputsAppearOnlyWhenEverythingIsWritten) {
   std::ifstream csv(dir / "results.csv");
   std::string header;
   std::getline(csv, header);
-  EXPECT_EQ(header, "kernel,threads,metric,value,unit");
+  EXPECT_EQ(header, "kernel,threads,metric,value,unit,sd,min,max,n");
   std::filesystem::remove_all(dir);
 }
 

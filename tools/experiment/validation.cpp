@@ -1,28 +1,87 @@
 // Errors are reported as they are: a calibration point is fitted and says so; every other figure
-// is a prediction, pass or fail.
+// is a prediction, pass or fail, with the share of it that the fitted parameter supplies.
 #include "tools/experiment/validation.hpp"
 
 #include <fmt/core.h>
 #include <fmt/ostream.h>
 
 #include <cmath>
+#include <filesystem>
 
 namespace walksim::experiment {
 
-ValidationReport run_validation(const std::vector<std::string>& files, const std::string& config_root, unsigned jobs) {
+namespace {
+
+const Row* row_of(const ExperimentResult& r, const PublishedPoint& p) {
+  for (const auto& row : r.rows) {
+    if (row.kernel == p.kernel && row.threads == p.threads) return &row;
+  }
+  return nullptr;
+}
+
+// The spread of the predicted metric over the repeats.
+double sd_of(const Row& row, const std::string& metric) {
+  static const std::map<std::string, std::string> kNames{{"ns_per_op", "ns_per_op"},   {"throughput", "throughput"},
+                                                         {"scaling_pct", "scaling_pct"}, {"real_s", "process_real"},
+                                                         {"user_s", "process_user"},     {"sys_s", "process_sys"}};
+  const auto it = row.spread.find(kNames.at(metric));
+  return it == row.spread.end() ? 0 : it->second.sd;
+}
+
+// A path as the repository names it (never the host's absolute path).
+std::string relative(const std::string& file, const std::string& base) {
+  namespace fs = std::filesystem;
+  if (base.empty()) return fs::path(file).filename().string();
+  std::error_code ec;
+  const fs::path rel = fs::relative(fs::weakly_canonical(file, ec), fs::weakly_canonical(base, ec), ec);
+  if (ec || rel.empty() || rel.string().rfind("..", 0) == 0) return fs::path(file).filename().string();
+  return rel.string();
+}
+
+std::string share_text(const ValidationRow& x) {
+  if (x.calibrated_parameter.empty()) return "-";
+  return fmt::format("{:.0f}% {}", 100 * x.calibrated_share, x.calibrated_parameter);
+}
+
+std::string predicted_text(const ValidationRow& x) {
+  if (x.repeats < 2) return fmt::format("{:.4g}", x.predicted);
+  return fmt::format("{:.4g} ± {:.2g}", x.predicted, x.predicted_sd);
+}
+
+}  // namespace
+
+std::size_t ValidationReport::failures() const {
+  std::size_t n = 0;
+  for (const auto& x : rows) n += !x.pass;
+  return n;
+}
+
+ValidationReport run_validation(const std::vector<std::string>& files, const std::string& config_root, unsigned jobs,
+                                const std::string& base, std::atomic<bool>* cancel) {
   ValidationReport rep;
+  rep.base = base;
   for (const auto& f : files) {
-    const ExperimentSpec spec = load_experiment(f, config_root);
-    rep.experiments.push_back(run_experiment(spec, config_root, jobs));
+    ExperimentSpec spec = load_experiment(f, config_root);
+    spec.file = relative(f, base);
+    rep.experiments.push_back(run_experiment(spec, config_root, jobs, {}, cancel));
     const auto& res = rep.experiments.back();
     for (const auto& p : spec.published) {
       ValidationRow row;
       row.id = spec.name;
+      row.machine = spec.machine;
       row.metric = p.metric;
       row.kernel = p.kernel;
       row.threads = p.threads;
       row.published = p.value;
       row.predicted = predicted(res, p);
+      if (const Row* r = row_of(res, p)) {
+        row.predicted_sd = sd_of(*r, p.metric);
+        row.repeats = r->spread.at("throughput").n;
+        if (res.calibration) {
+          row.calibrated_parameter = res.calibration->parameter;
+          row.calibrated_share = r->calibrated_share;
+        }
+      }
       row.unit = p.unit;
       row.role = p.calibration ? "calibration" : "prediction";
       row.tolerance_pct = p.tolerance_pct;
@@ -40,55 +99,72 @@ ValidationReport run_validation(const std::vector<std::string>& files, const std
 }
 
 void print_validation(const ValidationReport& r, std::ostream& out) {
-  fmt::print(out, "{:<12} {:<12} {:<16} {:>7} {:>12} {:>12} {:>9} {:<11} {:>6}\n", "id", "metric", "kernel", "threads",
-             "published", "predicted", "error", "role", "result");
-  int fails = 0;
+  fmt::print(out, "{:<12} {:<16} {:<12} {:<16} {:>7} {:>10} {:>18} {:>9} {:>20} {:<11} {:>6}\n", "id", "machine",
+             "metric", "kernel", "threads", "published", "predicted", "error", "calibration share", "role", "result");
   for (const auto& x : r.rows) {
     const bool points = x.metric == "scaling_pct";
-    fmt::print(out, "{:<12} {:<12} {:<16} {:>7} {:>12.4g} {:>12.4g} {:>8.1f}{} {:<11} {:>6}\n", x.id, x.metric, x.kernel,
-               x.threads, x.published, x.predicted, x.error_pct, points ? "pt" : "%", x.role, x.pass ? "pass" : "FAIL");
-    fails += !x.pass;
+    fmt::print(out, "{:<12} {:<16} {:<12} {:<16} {:>7} {:>10.4g} {:>18} {:>8.1f}{} {:>20} {:<11} {:>6}\n", x.id,
+               x.machine, x.metric, x.kernel, x.threads, x.published, predicted_text(x), x.error_pct,
+               points ? "pt" : "%", share_text(x), x.role, x.pass ? "pass" : "FAIL");
   }
-  fmt::print(out, "{} of {} figures within tolerance (calibration inputs are fitted; the rest are predictions)\n",
-             r.rows.size() - static_cast<std::size_t>(fails), r.rows.size());
+  fmt::print(out,
+             "{} of {} figures within tolerance (calibration inputs are fitted; the rest are predictions; "
+             "calibration share: the part of the point's time spent in the fitted parameter)\n",
+             r.rows.size() - r.failures(), r.rows.size());
 }
 
 nlohmann::json validation_json(const ValidationReport& r) {
   nlohmann::json j;
   j["results"] = nlohmann::json::array();
   for (const auto& x : r.rows) {
-    j["results"].push_back({{"id", x.id},
-                            {"metric", x.metric},
-                            {"kernel", x.kernel},
-                            {"threads", x.threads},
-                            {"published", x.published},
-                            {"predicted", x.predicted},
-                            {"error_pct", x.error_pct},
-                            {"unit", x.unit},
-                            {"role", x.role},
-                            {"tolerance_pct", x.tolerance_pct},
-                            {"pass", x.pass},
-                            {"source", x.source}});
+    nlohmann::json e{{"id", x.id},
+                     {"machine", x.machine},
+                     {"metric", x.metric},
+                     {"kernel", x.kernel},
+                     {"threads", x.threads},
+                     {"published", x.published},
+                     {"predicted", x.predicted},
+                     {"predicted_sd", x.predicted_sd},
+                     {"repeats", x.repeats},
+                     {"error_pct", x.error_pct},
+                     {"unit", x.unit},
+                     {"role", x.role},
+                     {"tolerance_pct", x.tolerance_pct},
+                     {"pass", x.pass},
+                     {"source", x.source}};
+    if (!x.calibrated_parameter.empty()) {
+      e["calibrated_parameter"] = x.calibrated_parameter;
+      e["calibrated_share"] = x.calibrated_share;
+    }
+    j["results"].push_back(e);
   }
+  j["passed"] = r.rows.size() - r.failures();
+  j["figures"] = r.rows.size();
   return j;
 }
 
 std::string validation_markdown(const ValidationReport& r) {
   std::string md =
       "# Validation\n\n"
-      "Generated by `walksim validate` from `experiments/validation/*.yaml`; do not edit by hand.\n\n"
+      "Generated by `walksim validate --write-doc` from `experiments/validation/*.yaml`; do not edit by hand.\n\n"
       "Each row is a published measurement and what walksim predicts for it. A row whose role is\n"
       "*calibration* was an input of the declared fit (named in the experiment's `calibrate:` block):\n"
       "its error is the fit's residual, not evidence. Every other row is a prediction, reported as it\n"
-      "is. Errors are relative (%), except for scaling, where they are in percentage points.\n\n"
-      "| id | metric | kernel | threads | published | predicted | error | tolerance | role | result |\n"
-      "|---|---|---|---|---|---|---|---|---|---|\n";
+      "is. Errors are relative (%), except for scaling, where they are in percentage points. A prediction\n"
+      "is the mean over the experiment's repeats, ± their sample standard deviation. *Calibration share*\n"
+      "is the part of the point's simulated time spent in the fitted parameter (dbench's user time, or\n"
+      "the kernel's private CPU work): a prediction that is mostly fitted time says little about the model.\n\n"
+      "| id | machine | metric | kernel | threads | published | predicted | error | tolerance | calibration share "
+      "| role | result |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& x : r.rows) {
     const bool points = x.metric == "scaling_pct";
-    md += fmt::format("| {} | {} | {} | {} | {:.4g} {} | {:.4g} {} | {:+.1f}{} | {}{} | {} | {} |\n", x.id, x.metric,
-                      x.kernel, x.threads, x.published, x.unit, x.predicted, x.unit, x.error_pct, points ? " pt" : "%",
-                      x.tolerance_pct, points ? " pt" : "%", x.role, x.pass ? "pass" : "**fail**");
+    md += fmt::format("| {} | {} | {} | {} | {} | {:.4g} {} | {} {} | {:+.1f}{} | {}{} | {} | {} | {} |\n", x.id,
+                      x.machine, x.metric, x.kernel, x.threads, x.published, x.unit, predicted_text(x), x.unit,
+                      x.error_pct, points ? " pt" : "%", x.tolerance_pct, points ? " pt" : "%", share_text(x), x.role,
+                      x.pass ? "pass" : "**fail**");
   }
+  md += fmt::format("\n{} of {} figures within tolerance.\n", r.rows.size() - r.failures(), r.rows.size());
   md += "\n## Calibrations\n\n";
   for (const auto& e : r.experiments) {
     if (!e.calibration) continue;
@@ -98,7 +174,8 @@ std::string validation_markdown(const ValidationReport& r) {
   }
   md += "\n## Sources\n\n";
   for (const auto& e : r.experiments) {
-    md += fmt::format("- `{}` ({}): {}\n", e.spec.name, e.spec.file, e.spec.citation);
+    md += fmt::format("- `{}` (`{}`, {} repeat{}): {}\n", e.spec.name, e.spec.file, e.seeded ? e.spec.repeats : 1,
+                      (e.seeded ? e.spec.repeats : 1) == 1 ? "" : "s", e.spec.citation);
     for (const auto& p : e.spec.published) md += fmt::format("  - {} {} x{}: {}\n", p.metric, p.kernel, p.threads, p.source);
   }
   return md;

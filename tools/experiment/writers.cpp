@@ -1,4 +1,5 @@
-// Formats and files. JSON is built with nlohmann-json, never stitched by hand.
+// Formats and files. JSON is built with nlohmann-json, never stitched by hand; CSV fields are
+// quoted as RFC 4180 says; every file is written through write_checked.
 #include "tools/experiment/writers.hpp"
 
 #include <fmt/core.h>
@@ -7,11 +8,9 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <ctime>
-#include <filesystem>
-#include <fstream>
-#include <random>
+
+#include "tools/experiment/plots.hpp"
 
 namespace walksim::experiment {
 namespace fs = std::filesystem;
@@ -27,10 +26,43 @@ std::string si(double v) {
   return fmt::format("{:.4g}", v);
 }
 
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream f(path);
-  f << text;
-  if (!f) throw std::runtime_error("cannot write " + path);
+// A CSV field: quoted when it holds a comma, a quote or a line break (RFC 4180).
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+// Every number of the results is finite and none is negative (none of the metrics can be): a
+// value that is not is a defect of the model or of an overflow check, never a result.
+void check_numbers(const nlohmann::json& j, const std::string& at) {
+  if (j.is_object()) {
+    for (const auto& [k, v] : j.items()) check_numbers(v, at.empty() ? k : at + "." + k);
+  } else if (j.is_array()) {
+    for (std::size_t i = 0; i < j.size(); ++i) check_numbers(j[i], at + "[" + std::to_string(i) + "]");
+  } else if (j.is_number_float()) {
+    const double v = j.get<double>();
+    if (!std::isfinite(v) || v < 0) {
+      throw std::logic_error("the results hold " + fmt::format("{}", v) + " at " + at +
+                             ": a time or count overflowed; nothing was written");
+    }
+  } else if (j.is_number_integer() && !j.is_number_unsigned() && j.get<std::int64_t>() < 0) {
+    throw std::logic_error("the results hold " + std::to_string(j.get<std::int64_t>()) + " at " + at +
+                           ": a time or count overflowed; nothing was written");
+  }
+}
+
+nlohmann::json spread_json(const Spread& s) {
+  return {{"mean", s.mean}, {"sd", s.sd}, {"min", s.min}, {"max", s.max}, {"n", s.n}};
+}
+
+// "±3.1%": the sample standard deviation relative to the mean, as `perf stat -r` shows it.
+std::string pm(const Spread& s, bool seeded) {
+  if (!seeded) return "±0%";
+  if (s.n < 2) return "n=1";
+  if (s.mean == 0) return "±0%";
+  return fmt::format("±{:.1f}%", 100.0 * s.sd / std::abs(s.mean));
 }
 
 nlohmann::json walk_json(const kernel::WalkStats& w) {
@@ -53,12 +85,51 @@ void print_summary(const ExperimentResult& r, std::ostream& out) {
                r.calibration->value, r.user_time ? " us per operation" : "", r.calibration->fitted_to.front(),
                r.calibration->residual_pct);
   }
-  fmt::print(out, "{:<24} {:>7} {:>12} {:<10} {:>10} {:>9} {:>9} {:>6} {:>10} {:>10}\n", "kernel", "threads",
-             "throughput", "unit", "ns/op", "scaling%", "RMW/op", "cpu%", "wall s", "cpu s");
+  fmt::print(out, "{:<24} {:>7} {:>12} {:>7} {:<10} {:>10} {:>9} {:>9} {:>6} {:>10} {:>10}\n", "kernel", "threads",
+             "throughput", "±", "unit", "ns/op", "scaling%", "RMW/op", "cpu%", "wall s", "cpu s");
+  bool any_disagree = false, any_smt = false, any_bytes_over = false;
   for (const auto& row : r.rows) {
-    fmt::print(out, "{:<24} {:>7} {:>12} {:<10} {:>10.1f} {:>9.1f} {:>9.2f} {:>6.0f} {:>10.4g} {:>10.4g}\n", row.kernel,
-               row.threads, si(row.throughput), row.throughput_unit, row.ns_per_op, row.scaling_pct,
-               row.atomic_rmw_per_op, 100 * row.cpu_utilisation, row.wall_s, row.cpu_s);
+    const Spread& t = row.spread.at("throughput");
+    const bool disagree = t.disagrees();
+    const bool bytes_over = row.throughput_unit == "MB/s" && row.scaling_pct > 100.0 + 0.5;
+    any_disagree |= disagree;
+    any_smt |= row.smt_cores > 0;
+    any_bytes_over |= bytes_over;
+    std::string flags;
+    if (disagree) flags += " !";
+    if (row.smt_cores) flags += " S";
+    if (bytes_over) flags += " b";
+    fmt::print(out, "{:<24} {:>7} {:>12} {:>7} {:<10} {:>10.1f} {:>9.1f} {:>9.2f} {:>6.0f} {:>10.4g} {:>10.4g}{}\n",
+               row.kernel, row.threads, si(row.throughput), pm(t, r.seeded), row.throughput_unit, row.ns_per_op,
+               row.scaling_pct, row.atomic_rmw_per_op, 100 * row.cpu_utilisation, row.wall_s, row.cpu_s, flags);
+  }
+  if (!r.seeded) {
+    fmt::print(out, "± is 0: {} never draws a random number, so every point is exact for the model in one run{}\n",
+               s.workload, s.repeats > 1 ? fmt::format(" (repeats: {} would repeat it; each point ran once)", s.repeats) : "");
+  } else if (s.repeats > 1) {
+    fmt::print(out, "±: sample standard deviation of throughput over {} repeats (seeds from seed {}, the kernel's label, "
+                    "threads and repeat); min and max of every metric in results.csv\n",
+               s.repeats, s.seed);
+  } else {
+    fmt::print(out, "n=1: one run per point of a workload that depends on its seed, so the spread is unknown; set "
+                    "repeats: 5 to see it\n");
+  }
+  if (any_disagree) {
+    fmt::print(out, "!  the repeats of this point disagree by more than 10% (max - min over the mean): the model is "
+                    "sensitive here; read the mean with its spread\n");
+  }
+  if (any_smt) {
+    fmt::print(out, "S  some cores run two of the point's processes on SMT siblings (hardware threads of one core)\n");
+  }
+  if (any_bytes_over) {
+    fmt::print(out, "b  scaling above 100% of a throughput in MB/s: each process's operation mix moves different "
+                    "bytes; per operation it is");
+    for (const auto& row : r.rows) {
+      if (row.throughput_unit == "MB/s" && row.scaling_pct > 100.5) {
+        fmt::print(out, " {} x{} {:.1f}%", row.kernel, row.threads, row.op_scaling_pct);
+      }
+    }
+    fmt::print(out, " (op_scaling_pct in results.csv)\n");
   }
   if (s.extrapolate_ops) {
     fmt::print(out, "\none process, extrapolated to {} operations (time(1) columns):\n", s.extrapolate_ops);
@@ -75,8 +146,10 @@ void print_summary(const ExperimentResult& r, std::ostream& out) {
       if (row.kernel == k && (!big || row.threads > big->threads)) big = &row;
     }
     if (!big || big->hot.empty() || big->hot.front().transfers == 0) continue;  // nothing moved between cores
-    fmt::print(out, "\nhot lines, {} x{} (ownership transfers and time requesters waited on each line):\n", k,
-               big->threads);
+    fmt::print(out,
+               "\nhot lines, {} x{}{} (ownership transfers and time requesters waited on each line, over the whole "
+               "run, warm-up included):\n",
+               k, big->threads, r.seeded && s.repeats > 1 ? ", first repeat" : "");
     for (std::size_t i = 0; i < std::min<std::size_t>(5, big->hot.size()); ++i) {
       const auto& h = big->hot[i];
       fmt::print(out, "  {:>9} transfers {:>10.1f} us stall  {}{}\n", h.transfers, sim::to_ns(h.stall) / 1000.0,
@@ -123,12 +196,15 @@ nlohmann::json results_json(const ExperimentResult& r, const std::string& versio
   cfg["placement"] = s.placement == workload::Placement::kCoresFirst ? "cores-first" : "compact";
   cfg["run"] = {{"ops_per_process", s.control.ops_per_process},
                 {"warmup_ops", s.control.warmup_ops},
-                {"duration_ns", s.control.end == sim::kNever ? -1.0 : sim::to_ns(s.control.end)},
+                {"duration_ns", s.control.end == sim::kNever ? nlohmann::json() : nlohmann::json(sim::to_ns(s.control.end))},
                 {"warmup_ns", sim::to_ns(s.control.warmup_end)},
                 {"extrapolate_to_ops", s.extrapolate_ops}};
   cfg["seed"] = s.seed;
   cfg["repeats"] = s.repeats;
-  cfg["os"] = {{"wakeup_latency_ns", sim::to_ns(s.wakeup_latency)}, {"source", s.wakeup_source}};
+  cfg["seeded"] = r.seeded;  // false: the workload never draws a random number; each point ran once
+  if (s.wakeup_latency >= 0) {
+    cfg["os"] = {{"wakeup_latency_ns", sim::to_ns(s.wakeup_latency)}, {"source", s.wakeup_source}};
+  }
   cfg["cpu_cost_scale"] = r.cost_scale;
   if (r.user_time) cfg["calibrated_user_time_ns"] = sim::to_ns(*r.user_time);
   j["config"] = cfg;
@@ -157,7 +233,18 @@ nlohmann::json results_json(const ExperimentResult& r, const std::string& versio
                      {"process_real_s", row.real_s},
                      {"process_user_s", row.proc_user_s},
                      {"process_sys_s", row.proc_sys_s},
+                     {"op_rate", row.op_rate},
+                     {"op_unit", row.op_unit},
+                     {"op_scaling_pct", row.op_scaling_pct},
+                     {"smt_cores", row.smt_cores},
+                     {"repeats_disagree", row.spread.at("throughput").disagrees()},
                      {"fallbacks", walk_json(row.walk)}};
+    if (r.calibration) x["calibrated_share"] = row.calibrated_share;
+    nlohmann::json sp;
+    for (const auto& [name, v] : row.spread) {
+      if (name != "calibrated_share" || r.calibration) sp[name] = spread_json(v);
+    }
+    x["spread"] = sp;
     x["hot_lines"] = nlohmann::json::array();
     for (const auto& h : row.hot) {
       x["hot_lines"].push_back({{"object", h.object},
@@ -176,6 +263,9 @@ nlohmann::json results_json(const ExperimentResult& r, const std::string& versio
     j["points"].push_back({{"kernel", p.kernel},
                            {"threads", p.threads},
                            {"repeat", p.repeat},
+                           {"seed", p.seed},
+                           {"throughput", p.run.reports_bytes ? p.run.bytes_per_s / 1e6 : p.run.ops_per_s},
+                           {"ns_per_op", p.run.ns_per_op},
                            {"cpus", p.run.cpus},
                            {"ops", p.run.ops},
                            {"calls", p.run.calls},
@@ -183,44 +273,14 @@ nlohmann::json results_json(const ExperimentResult& r, const std::string& versio
                            {"mem_ops", p.run.mem_ops},
                            {"events", p.run.events}});
   }
+  check_numbers(j, "");
   return j;
-}
-
-OutputDir::OutputDir(std::string final_path) : final_(std::move(final_path)) {
-  const fs::path parent = fs::absolute(fs::path(final_)).parent_path();
-  fs::create_directories(parent);
-  std::random_device rd;
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    const fs::path p = parent / fmt::format(".{}.tmp-{:08x}", fs::path(final_).filename().string(), rd());
-    if (fs::create_directory(p)) {
-      tmp_ = p.string();
-      return;
-    }
-  }
-  throw std::runtime_error("cannot create a temporary directory beside " + final_);
-}
-
-OutputDir::~OutputDir() {
-  if (!committed_) {
-    std::error_code ec;
-    fs::remove_all(tmp_, ec);
-  }
-}
-
-void OutputDir::commit() {
-  std::error_code ec;
-  const fs::path old = fs::path(tmp_).string() + ".old";
-  const bool had = fs::exists(final_);
-  if (had) fs::rename(final_, old);
-  fs::rename(tmp_, final_);
-  if (had) fs::remove_all(old, ec);
-  committed_ = true;
 }
 
 std::string write_outputs(const ExperimentResult& r, const OutputDir& dir, const std::string& version,
                           const std::string& command_line) {
   // results.json: deterministic (no times, no host).
-  write_file(dir.file("results.json"), results_json(r, version).dump(2) + "\n");
+  write_checked(dir.file("results.json"), results_json(r, version).dump(2) + "\n");
   // meta.json: what differs between two runs of the same experiment.
   const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   char stamp[64];
@@ -229,16 +289,21 @@ std::string write_outputs(const ExperimentResult& r, const OutputDir& dir, const
   gethostname(host, sizeof host - 1);
   nlohmann::json meta{{"finished", stamp}, {"host", host}, {"host_seconds", r.host_seconds},
                       {"command", command_line}, {"walksim_version", version}};
-  write_file(dir.file("meta.json"), meta.dump(2) + "\n");
-  // results.csv: long format.
-  std::string csv = "kernel,threads,metric,value,unit\n";
+  write_checked(dir.file("meta.json"), meta.dump(2) + "\n");
+  // results.csv: long format, a metric per line with its spread over the repeats.
+  std::string csv = "kernel,threads,metric,value,unit,sd,min,max,n\n";
   auto add = [&](const Row& row, const char* metric, double v, const std::string& unit) {
-    csv += fmt::format("{},{},{},{},{}\n", row.kernel, row.threads, metric, v, unit);
+    const auto it = row.spread.find(metric);
+    const std::string spread =
+        it == row.spread.end() ? ",,," : fmt::format("{},{},{},{}", it->second.sd, it->second.min, it->second.max, it->second.n);
+    csv += fmt::format("{},{},{},{},{},{}\n", csv_field(row.kernel), row.threads, metric, v, csv_field(unit), spread);
   };
   for (const auto& row : r.rows) {
     add(row, "throughput", row.throughput, row.throughput_unit);
     add(row, "ns_per_op", row.ns_per_op, "ns");
     add(row, "scaling_pct", row.scaling_pct, "%");
+    add(row, "op_rate", row.op_rate, row.op_unit + "/s");
+    add(row, "op_scaling_pct", row.op_scaling_pct, "%");
     add(row, "atomic_rmw_per_op", row.atomic_rmw_per_op, "count");
     add(row, "cpu_utilisation", row.cpu_utilisation, "fraction");
     add(row, "wall_time", row.wall_s, "s");
@@ -252,6 +317,8 @@ std::string write_outputs(const ExperimentResult& r, const OutputDir& dir, const
       add(row, "process_user", row.proc_user_s, "s");
       add(row, "process_sys", row.proc_sys_s, "s");
     }
+    if (r.calibration) add(row, "calibrated_share", row.calibrated_share, "fraction");
+    add(row, "smt_cores", row.smt_cores, "count");
     add(row, "rcu_lookups", static_cast<double>(row.walk.rcu_lookups), "count");
     add(row, "fallback_restart", static_cast<double>(row.walk.restarts), "count");
     add(row, "fallback_nodentry", static_cast<double>(row.walk.nodentry), "count");
@@ -259,60 +326,22 @@ std::string write_outputs(const ExperimentResult& r, const OutputDir& dir, const
     add(row, "fallback_link", static_cast<double>(row.walk.link), "count");
     add(row, "fallback_reval", static_cast<double>(row.walk.reval), "count");
   }
-  write_file(dir.file("results.csv"), csv);
+  write_checked(dir.file("results.csv"), csv);
   // hotlines.csv
   std::string hot = "kernel,threads,rank,object,line,fields,shared,transfers,transactions,stall_ns,queued_ns\n";
   for (const auto& row : r.rows) {
     for (std::size_t i = 0; i < row.hot.size(); ++i) {
       const auto& h = row.hot[i];
-      hot += fmt::format("{},{},{},\"{}\",{},\"{}\",{},{},{},{},{}\n", row.kernel, row.threads, i + 1, h.object, h.index,
-                         h.fields, h.shared ? 1 : 0, h.transfers, h.transactions, sim::to_ns(h.stall),
-                         sim::to_ns(h.queued));
+      hot += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(row.kernel), row.threads, i + 1,
+                         csv_field(h.object), h.index, csv_field(h.fields), h.shared ? 1 : 0, h.transfers,
+                         h.transactions, sim::to_ns(h.stall), sim::to_ns(h.queued));
     }
   }
-  write_file(dir.file("hotlines.csv"), hot);
-  // Plots.
-  std::string data;
-  for (const auto& k : r.spec.kernels) {
-    data += "# " + k + "\n";
-    for (const auto& row : r.rows) {
-      if (row.kernel == k) data += fmt::format("{} {} {} {}\n", row.threads, row.throughput, row.scaling_pct, row.ns_per_op);
-    }
-    data += "\n\n";
-  }
-  write_file(dir.file("plot.dat"), data);
-  const std::string unit = r.rows.empty() ? "" : r.rows.front().throughput_unit;
-  std::string script;
-  for (const char* term : {"svg", "png"}) {
-    const std::string set_term = std::string(term) == "svg" ? "set terminal svg size 800,500 dynamic" : "set terminal png size 800,500";
-    struct Plot {
-      const char* file;
-      const char* ylabel;
-      int column;
-    };
-    for (const Plot& p : {Plot{"throughput", nullptr, 2}, Plot{"scaling", "scaling % (throughput(N) / (N x throughput(1)))", 3},
-                          Plot{"ns_per_op", "ns per operation", 4}}) {
-      script += set_term + "\n";
-      script += fmt::format("set output '{}.{}'\n", p.file, term);
-      script += fmt::format("set title \"{} on {} ({})\" noenhanced\n", r.spec.name, r.spec.machine, r.spec.workload);
-      script += "set xlabel 'threads'\nset key left top noenhanced\nset grid\nset logscale x 2\n";
-      script += fmt::format("set ylabel \"{}\" noenhanced\n", p.ylabel ? p.ylabel : ("throughput (" + unit + ")").c_str());
-      script += "plot ";
-      for (std::size_t k = 0; k < r.spec.kernels.size(); ++k) {
-        script += fmt::format("{}'plot.dat' index {} using 1:{} with linespoints title '{}'", k ? ", " : "", k,
-                              p.column, r.spec.kernels[k]);
-      }
-      script += "\nunset output\n";
-    }
-  }
-  write_file(dir.file("plot.gp"), script);
-  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
-    return "gnuplot is not installed: plots skipped (apt-get install gnuplot-nox); plot.gp and plot.dat are written";
-  }
-  // The script uses relative names, so it can be re-run from the results directory.
-  const std::string cmd = "cd '" + dir.tmp() + "' && gnuplot plot.gp 2>gnuplot.log";
-  if (std::system(cmd.c_str()) != 0) return "gnuplot failed: see gnuplot.log; the data is in plot.dat";
-  return "plots: throughput, scaling and ns_per_op (.svg and .png)";
+  write_checked(dir.file("hotlines.csv"), hot);
+  // Plots: data and script always; the images when gnuplot is installed.
+  write_checked(dir.file("plot.dat"), plot_data(r));
+  write_checked(dir.file("plot.gp"), plot_script(r));
+  return run_gnuplot(dir.tmp());
 }
 
 }  // namespace walksim::experiment

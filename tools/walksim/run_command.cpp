@@ -1,48 +1,50 @@
-// Progress on stderr when it is a terminal, the summary on stdout, files under --out.
+// `walksim run`: checks the experiment and the results directory, simulates (progress on stderr
+// when it is a terminal), writes and moves the results into place, and only then prints the
+// summary on stdout, so that a closed pipe cannot lose them.
 #include "tools/walksim/run_command.hpp"
 
 #include <fmt/core.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
-#include <csignal>
-#include <filesystem>
-#include <fstream>
+#include <cstdio>
+#include <functional>
 #include <iostream>
 #include <thread>
 
-#include "models/config/config_error.hpp"
-#include "tools/experiment/bench.hpp"
+#include "models/config/strict_yaml.hpp"
+#include "models/machine/machine_loader.hpp"
 #include "tools/experiment/experiment_spec.hpp"
-#include "tools/experiment/validation.hpp"
+#include "tools/experiment/output_dir.hpp"
 #include "tools/experiment/writers.hpp"
 #include "tools/walksim/config_paths.hpp"
 #include "tools/walksim/global_options.hpp"
 #include "tools/walksim/probe_command.hpp"
-#include "models/machine/machine_loader.hpp"
-#include "models/config/strict_yaml.hpp"
+#include "tools/walksim/signals.hpp"
 #include "tools/walksim/version.hpp"
 
 namespace walksim::cli {
 
 namespace {
-// Set by SIGINT/SIGTERM; a signal handler can only reach static storage.
-std::atomic<bool> g_cancel{false};
-extern "C" void on_signal(int) { g_cancel = true; }
 
-void install_signal_handlers() {
-  struct sigaction sa {};
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
+// Prints once the results are on disk: a reader that went away (`| head`) costs the summary, not
+// the results (SIGPIPE is ignored, so the write fails instead of killing walksim).
+void print_after_commit(const std::function<void()>& print, const std::string& where) {
+  try {
+    print();
+    std::cout.flush();
+    std::fflush(stdout);
+  } catch (const std::exception&) {
+    // fmt reports a failed write by throwing; the check below says what it means
+  }
+  if (!std::cout || std::ferror(stdout)) {
+    std::fprintf(stderr, "walksim: stdout was closed early; the results are in %s/\n", where.c_str());
+  }
 }
 
 // An experiment of latency probes: `probe: {machines: all | [names]}` instead of a workload.
-void run_probe_experiment(const std::string& file, const std::string& out_flag, const std::string& root) {
-  const config::Node yaml = config::load_file(file);
-  const std::string name = yaml.child("name").as_string();
+void run_probe_experiment(const config::Node& yaml, const std::string& out_flag, bool force, const std::string& root) {
+  const std::string name = experiment::checked_name(yaml.child("name"));
   yaml.child("description").as_string();
   const config::Node probe = yaml.child("probe");
   const config::Node which = probe.child("machines");
@@ -56,19 +58,32 @@ void run_probe_experiment(const std::string& file, const std::string& out_flag, 
     which.fail("expected 'all' or a list of machine names");
   }
   yaml.finish();
-  experiment::OutputDir dir(out_flag.empty() ? "results/" + name : out_flag);
+  const std::string out = out_flag.empty() ? "results/" + name : out_flag;
+  experiment::OutputDir dir(out, force);
+  auto& cancel = install_cancel_handlers();
+  std::vector<std::pair<machine::Machine, probe::ProbeReport>> reports;
   nlohmann::json all = nlohmann::json::array();
   for (const auto& mname : machines) {
+    if (cancel) throw experiment::Interrupted();
     machine::Machine m(machine::load_machine(mname, dirs));
-    const auto report = probe::run_latency_probe(m);
-    print_probe_table(report, m);
-    fmt::print("\n");
+    auto report = probe::run_latency_probe(m);
     all.push_back(probe_to_json(report));
+    reports.emplace_back(std::move(m), std::move(report));
   }
-  std::ofstream(dir.file("results.json")) << nlohmann::json{{"probes", all}}.dump(2) << "\n";
+  experiment::write_checked(dir.file("results.json"), nlohmann::json{{"probes", all}}.dump(2) + "\n");
+  if (cancel) throw experiment::Interrupted();
   dir.commit();
-  fmt::print("results in {}/results.json\n", out_flag.empty() ? "results/" + name : out_flag);
+  print_after_commit(
+      [&] {
+        for (const auto& [m, report] : reports) {
+          print_probe_table(report, m);
+          fmt::print("\n");
+        }
+        fmt::print("results in {}/results.json\n", out);
+      },
+      out);
 }
+
 }  // namespace
 
 void add_run_command(CLI::App& app, const GlobalOptions& global) {
@@ -79,114 +94,55 @@ void add_run_command(CLI::App& app, const GlobalOptions& global) {
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     bool quiet = false;
     bool check = false;
+    bool force = false;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("experiment", o->file, "The experiment YAML")->required();
   cmd->add_flag("--check", o->check,
                 "Check the coherence invariants (single writer, directory agrees with caches, every copy current) "
                 "after every memory access; slow");
-  cmd->add_option("--out,-o", o->out, "Results directory (default: results/<experiment name>)");
+  cmd->add_option("--out,-o", o->out,
+                  "Results directory (default: results/<experiment name>). walksim replaces only a directory it "
+                  "wrote itself (it leaves a .walksim-results marker there)");
+  cmd->add_flag("--force", o->force,
+                "Write into a directory that holds other files: walksim's files are added beside them, one by "
+                "one; nothing else is touched");
   cmd->add_option("--jobs,-j", o->jobs, "Points simulated in parallel (results do not depend on it)")
       ->check(CLI::Range(1u, 1024u))
       ->capture_default_str();
   cmd->add_flag("--quiet,-q", o->quiet, "No progress on stderr");
-  cmd->callback([o, &global, cmd] {
+  cmd->callback([o, &global] {
+    ignore_sigpipe();
     const std::string root = resolve_config_root(global.configs);
-    if (config::load_file(o->file).has("probe")) return run_probe_experiment(o->file, o->out, root);
+    const config::Node yaml = config::load_file(o->file);
+    if (!yaml.is_map()) {
+      yaml.fail("an experiment file is a mapping with name, description, machine, kernels, workload, threads, run "
+                "(or probe) ...: see docs/experiments.md");
+    }
+    if (yaml.has("probe")) return run_probe_experiment(yaml, o->out, o->force, root);
     auto spec = experiment::load_experiment(o->file, root);
     spec.check = o->check;
     const std::string out = o->out.empty() ? "results/" + spec.name : o->out;
-    experiment::OutputDir dir(out);
+    experiment::OutputDir dir(out, o->force);  // checked before anything is simulated
     const bool tty = !o->quiet && isatty(STDERR_FILENO);
-    install_signal_handlers();
+    auto& cancel = install_cancel_handlers();
     const auto result = experiment::run_experiment(
         spec, root, o->jobs,
         [&](std::size_t d, std::size_t n, const std::string& what) {
           if (tty) fmt::print(stderr, "\r[{}/{}] {:<40}", d, n, what);
         },
-        &g_cancel);
+        &cancel);
     if (tty) fmt::print(stderr, "\r{:<60}\r", "");
-    experiment::print_summary(result, std::cout);
-    std::string command = "walksim run " + o->file;
-    const std::string plots = experiment::write_outputs(result, dir, kVersion, command);
+    const std::string plots = experiment::write_outputs(result, dir, kVersion, "walksim run " + o->file);
+    if (cancel) throw experiment::Interrupted();
     dir.commit();
-    fmt::print("\nresults in {}/ (results.csv, results.json, hotlines.csv, meta.json); {}\n", out, plots);
-    (void)cmd;
-  });
-}
-
-}  // namespace walksim::cli
-
-namespace walksim::cli {
-
-void add_validate_command(CLI::App& app, const GlobalOptions& global) {
-  auto* cmd = app.add_subcommand("validate", "Run experiments/validation/*.yaml against the published numbers and "
-                                             "write docs/validation.md");
-  struct Opts {
-    bool json = false;
-    std::string dir;
-    std::string doc;
-    unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
-  };
-  auto o = std::make_shared<Opts>();
-  cmd->add_flag("--json", o->json, "Print JSON");
-  cmd->add_option("--dir", o->dir, "Directory of validation experiments (default: experiments/validation of the source tree)");
-  cmd->add_option("--doc", o->doc, "Where to write the markdown report (default: docs/validation.md of the source tree)");
-  cmd->add_option("--jobs,-j", o->jobs, "Points simulated in parallel")->check(CLI::Range(1u, 1024u));
-  cmd->callback([o, &global] {
-    const std::string root = resolve_config_root(global.configs);
-    const std::filesystem::path base = std::filesystem::path(root).parent_path();
-    const std::string dir = o->dir.empty() ? (base / "experiments" / "validation").string() : o->dir;
-    std::vector<std::string> files;
-    std::error_code ec;
-    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-      if (it->path().extension() == ".yaml") files.push_back(it->path().string());
-    }
-    if (ec || files.empty()) throw config::ConfigError({}, "--dir", "no validation experiments (*.yaml) in " + dir);
-    std::sort(files.begin(), files.end());
-    const auto report = experiment::run_validation(files, root, o->jobs);
-    if (o->json) {
-      std::cout << experiment::validation_json(report).dump(2) << "\n";
-    } else {
-      experiment::print_validation(report, std::cout);
-    }
-    const std::string doc = o->doc.empty() ? (base / "docs" / "validation.md").string() : o->doc;
-    const std::string tmp = doc + ".tmp";
-    {
-      std::ofstream f(tmp);
-      f << experiment::validation_markdown(report);
-      if (!f) throw std::runtime_error("cannot write " + tmp);
-    }
-    std::filesystem::rename(tmp, doc);
-    if (!o->json) fmt::print("wrote {}\n", doc);
-  });
-}
-
-}  // namespace walksim::cli
-
-namespace walksim::cli {
-
-void add_bench_command(CLI::App& app, const GlobalOptions& global) {
-  auto* cmd = app.add_subcommand("bench", "Time the simulator on fixed scenarios (mem ops/s, events/s, overhead over "
-                                          "the generation floor, peak RSS)");
-  struct Opts {
-    bool json = false;
-    std::vector<std::string> only;
-    unsigned repeat = 1;
-  };
-  auto o = std::make_shared<Opts>();
-  cmd->add_flag("--json", o->json, "Print JSON");
-  cmd->add_option("--repeat", o->repeat,
-                  "Time each scenario (and its floor) this many times and keep the fastest: host timings are noisy")
-      ->check(CLI::Range(1u, 100u));
-  cmd->add_option("--scenario", o->only, "Run only these scenarios")->check(CLI::IsMember(experiment::bench_scenarios()));
-  cmd->callback([o, &global] {
-    const auto r = experiment::run_bench(resolve_config_root(global.configs), o->only, o->repeat);
-    if (o->json) {
-      std::cout << experiment::bench_json(r).dump(2) << "\n";
-    } else {
-      experiment::print_bench(r, std::cout);
-    }
+    print_after_commit(
+        [&] {
+          experiment::print_summary(result, std::cout);
+          std::cout << fmt::format("\nresults in {}/ (results.csv, results.json, hotlines.csv, meta.json); {}\n", out,
+                                   plots);
+        },
+        out);
   });
 }
 

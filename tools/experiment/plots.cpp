@@ -1,0 +1,156 @@
+// gnuplot data, script and process.
+#include "tools/experiment/plots.hpp"
+
+#include <fcntl.h>
+#include <fmt/core.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "tools/experiment/output_dir.hpp"
+
+extern char** environ;
+
+namespace walksim::experiment {
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Plot {
+  const char* file;
+  const char* metric;  // the spread's name
+  int column;          // of the mean in plot.dat; the standard deviation follows it
+  bool log_y;
+};
+constexpr Plot kPlots[] = {{"throughput", "throughput", 2, true},
+                           {"scaling", "scaling_pct", 4, false},
+                           {"ns_per_op", "ns_per_op", 6, true}};
+constexpr const char* kTerms[] = {"svg", "png"};
+
+bool any_repeats(const ExperimentResult& r) {
+  for (const auto& row : r.rows) {
+    if (row.spread.at("throughput").n > 1) return true;
+  }
+  return false;
+}
+
+// A plot gnuplot finished writing: an SVG ends with its closing tag, a PNG with its IEND chunk.
+// (On a full disk gnuplot exits 0 and leaves files cut at a block boundary.)
+bool complete(const fs::path& p, const std::string& term) {
+  std::ifstream f(p, std::ios::binary);
+  if (!f) return false;
+  const std::string all((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  if (term == "svg") return all.find("</svg>", all.size() > 64 ? all.size() - 64 : 0) != std::string::npos;
+  static const std::string kIend("IEND\xae\x42\x60\x82", 8);
+  return all.size() >= kIend.size() && all.compare(all.size() - kIend.size(), kIend.size(), kIend) == 0;
+}
+
+}  // namespace
+
+std::string gnuplot_safe(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) {
+    const bool special = c == '\'' || c == '"' || c == '`' || c == '\\' || c == '@' || c < 0x20 || c == 0x7f;
+    out += special ? '?' : static_cast<char>(c);
+  }
+  return out;
+}
+
+std::string plot_data(const ExperimentResult& r) {
+  std::string data = "# threads throughput sd scaling_pct sd ns_per_op sd (mean and sample standard deviation over "
+                     "the repeats)\n";
+  for (const auto& k : r.spec.kernels) {
+    data += "# " + gnuplot_safe(k) + "\n";
+    for (const auto& row : r.rows) {
+      if (row.kernel != k) continue;
+      const auto& t = row.spread.at("throughput");
+      const auto it = row.spread.find("scaling_pct");
+      const Spread sc = it == row.spread.end() ? Spread{} : it->second;
+      const auto& ns = row.spread.at("ns_per_op");
+      data += fmt::format("{} {} {} {} {} {} {}\n", row.threads, t.mean, t.sd, sc.mean, sc.sd, ns.mean, ns.sd);
+    }
+    data += "\n\n";
+  }
+  return data;
+}
+
+std::string plot_script(const ExperimentResult& r) {
+  const std::string unit = r.rows.empty() ? "" : r.rows.front().throughput_unit;
+  const bool bars = any_repeats(r);
+  const std::string title =
+      gnuplot_safe(fmt::format("{} on {} ({})", r.spec.name, r.spec.machine, r.spec.workload)) +
+      (bars ? gnuplot_safe(fmt::format(", mean and standard deviation of {} repeats", r.spec.repeats)) : "");
+  std::string script = "# Re-run in this directory with: gnuplot plot.gp\n";
+  for (const char* term : kTerms) {
+    const std::string set_term = std::string(term) == "svg" ? "set terminal svg size 800,500 dynamic noenhanced"
+                                                            : "set terminal pngcairo size 800,500 noenhanced";
+    for (const Plot& p : kPlots) {
+      const std::string ylabel = std::string(p.file) == "throughput" ? "throughput (" + gnuplot_safe(unit) + ")"
+                                 : std::string(p.file) == "scaling"  ? "scaling % (throughput(N) / (N x throughput(1)))"
+                                                                     : "ns per operation";
+      script += set_term + "\n";
+      script += fmt::format("set output '{}.{}'\n", p.file, term);
+      script += fmt::format("set title '{}' noenhanced\n", title);
+      script += "set xlabel 'threads'\nset key left top noenhanced\nset grid\nset logscale x 2\n";
+      script += p.log_y ? "set logscale y\n" : "unset logscale y\n";
+      script += fmt::format("set ylabel '{}' noenhanced\n", ylabel);
+      script += "plot ";
+      for (std::size_t k = 0; k < r.spec.kernels.size(); ++k) {
+        script += fmt::format("{}'plot.dat' index {} using 1:{}{} with {} title '{}'", k ? ", " : "", k, p.column,
+                              bars ? fmt::format(":{}", p.column + 1) : "", bars ? "yerrorlines" : "linespoints",
+                              gnuplot_safe(r.spec.kernels[k]));
+      }
+      script += "\nunset output\n";
+    }
+  }
+  return script;
+}
+
+std::string run_gnuplot(const std::string& dir) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addchdir_np(&actions, dir.c_str());
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "gnuplot.log", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  char arg0[] = "gnuplot", arg1[] = "plot.gp";
+  char* argv[] = {arg0, arg1, nullptr};
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, "gnuplot", &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc == ENOENT) {
+    std::error_code ec;
+    fs::remove(fs::path(dir) / "gnuplot.log", ec);
+    return "gnuplot is not installed: plots skipped (apt-get install gnuplot-nox); plot.gp and plot.dat are written";
+  }
+  if (rc != 0) return std::string("gnuplot could not be started (") + std::strerror(rc) + "): plots skipped";
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::error_code ec;
+    for (const Plot& p : kPlots) {
+      for (const char* term : kTerms) fs::remove(fs::path(dir) / fmt::format("{}.{}", p.file, term), ec);
+    }
+    return "gnuplot failed: plots skipped (see gnuplot.log); the data is in plot.dat";
+  }
+  for (const Plot& p : kPlots) {
+    for (const char* term : kTerms) {
+      const fs::path f = fs::path(dir) / fmt::format("{}.{}", p.file, term);
+      if (!complete(f, term)) {
+        throw OutputError("cannot write the plot " + f.filename().string() + ": gnuplot left it incomplete (disk full?)");
+      }
+    }
+  }
+  std::error_code ec;
+  if (fs::file_size(fs::path(dir) / "gnuplot.log", ec) == 0 && !ec) fs::remove(fs::path(dir) / "gnuplot.log", ec);
+  return "plots: throughput, scaling and ns_per_op (.svg and .png)";
+}
+
+}  // namespace walksim::experiment
