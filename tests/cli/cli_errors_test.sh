@@ -54,4 +54,8 @@ expect 0 "round trip" -- probe --machine nehalem-ep-2s8c
 expect 0 '"entries"' -- probe --machine barcelona-2s8c --json
 expect 0 "barcelona-2s8c" -- machines
 expect 0 "probe" -- --help
+expect 0 "^walksim [0-9]+\.[0-9]+\.[0-9]+" -- --version
+expect 2 "unknown subcommand 'runn' \(did you mean 'run'\?\)" -- runn x.yaml
+expect 2 "key '--configs': '/nonexistent' is not a directory" -- --configs /nonexistent machines
+expect 2 "key '--configs': '/etc' holds neither machines/ nor kernels/" -- --configs /etc machines
 exit $fail

@@ -65,8 +65,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    if (dynamic_cast<const CLI::ExtrasError*>(&e) && app.get_subcommands().empty() &&
-        explain_unknown_subcommand(app, argc, argv)) {
+    if (app.get_subcommands().empty() && explain_unknown_subcommand(app, argc, argv)) {
       return 2;
     }
     app.exit(e);
