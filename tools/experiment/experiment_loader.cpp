@@ -246,7 +246,12 @@ ExperimentSpec load_experiment(const std::string& path, const std::string& confi
     }
   }
   // The wake-up latency of a task sleeping on a mutex: needed only by workloads that can sleep.
-  if (const auto os = kind.may_sleep ? std::optional<Node>(root.child("os")) : root.optional("os")) {
+  if (kind.may_sleep && !root.has("os")) {
+    throw config::ConfigError(root.mark(), "os",
+                              "missing key 'os': workload '" + e.workload + "' can sleep on a mutex, so it needs the "
+                              "wake-up latency: os: {wakeup_latency: {value: 5us, source: \"...\"}}");
+  }
+  if (const auto os = root.optional("os")) {
     config::SourceMap sources;
     e.wakeup_latency = os->sourced("wakeup_latency", sources).as_time();
     e.wakeup_source = sources.begin()->second;

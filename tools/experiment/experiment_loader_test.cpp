@@ -1,0 +1,114 @@
+// Everything that can be checked before a run is checked at load, with the key (robustness review,
+// defects 11, 18 and the cosmetic list; the issue's name, label, os and 50-operation rules).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "models/config/config_error.hpp"
+#include "tools/experiment/experiment_spec.hpp"
+
+namespace walksim::experiment {
+namespace {
+
+const std::string kRoot = std::string(WALKSIM_SOURCE_DIR) + "/configs";
+
+const std::string kPlain = R"(name: plain
+description: "x"
+machine: nehalem-ep-2s8c
+kernels: [linux-2.6.38]
+workload: {kind: stat-loop}
+threads: [1, 2]
+run: {ops_per_process: 100, warmup_ops: 0}
+)";
+
+// Loads `yaml` from a file; returns the error (or fails the test when it loads).
+std::string load(const std::string& yaml, std::string* key = nullptr) {
+  const auto path = std::filesystem::temp_directory_path() / ("walksim-loader-" + std::to_string(getpid()) + ".yaml");
+  std::ofstream(path) << yaml;
+  try {
+    load_experiment(path.string(), kRoot);
+  } catch (const config::ConfigError& e) {
+    std::filesystem::remove(path);
+    if (key) *key = e.key_path();
+    return e.what();
+  }
+  std::filesystem::remove(path);
+  return "";
+}
+
+// kPlain with the line starting with `key:` replaced by `line` (or `line` appended).
+std::string with(const std::string& key, const std::string& line) {
+  const std::string y = "\n" + kPlain;
+  const auto at = y.find("\n" + key + ":");
+  if (at == std::string::npos) return kPlain + line + "\n";
+  const auto end = y.find('\n', at + 1);
+  return y.substr(1, at) + line + y.substr(end);
+}
+
+void expect_error(const std::string& yaml, const std::string& key, const std::string& words) {
+  std::string k;
+  const std::string e = load(yaml, &k);
+  EXPECT_FALSE(e.empty()) << "loaded:\n" << yaml;
+  EXPECT_EQ(k, key) << e;
+  EXPECT_NE(e.find(words), std::string::npos) << e;
+}
+
+TEST(ExperimentLoader, APlainStatLoopNeedsNoOsBlock) { EXPECT_EQ(load(kPlain), ""); }
+
+TEST(ExperimentLoader, AWorkloadThatCanSleepNeedsTheWakeUpLatency) {
+  expect_error(with("workload", "workload: {kind: creat-unlink}"), "os", "can sleep on a mutex");
+}
+
+TEST(ExperimentLoader, ANameIsAPlainFileNameAndNeverAPathOrShellText) {
+  expect_error(with("name", "name: \"x';touch PWNED;'\""), "name", "A-Z a-z 0-9 . _ -");
+  expect_error(with("name", "name: ../../victim"), "name", "A-Z a-z 0-9 . _ -");
+  expect_error(with("name", "name: .hidden"), "name", "does not start with '.'");
+  EXPECT_EQ(load(with("name", "name: v-dbench_2.6.38")), "");
+}
+
+TEST(ExperimentLoader, ALabelCannotHoldControlCharacters) {
+  expect_error(with("kernels", "kernels: [{kernel: linux-2.6.38, label: \"a\\e]0;TITLE\\a\"}]"), "kernels[0].label",
+               "control characters");
+}
+
+TEST(ExperimentLoader, PublishedFiguresArePositiveInTheSweepInTheirUnitAndWithinANonNegativeTolerance) {
+  const std::string head = "published:\n  - {metric: ns_per_op, kernel: linux-2.6.38, role: prediction, source: s, ";
+  expect_error(kPlain + head + "threads: 1, value: 0, unit: ns}\n", "published[0].value", "positive");
+  expect_error(kPlain + head + "threads: 1, value: -5, unit: ns}\n", "published[0].value", "positive");
+  expect_error(kPlain + head + "threads: 1, value: 5, unit: ns, tolerance_pct: -10}\n", "published[0].tolerance_pct",
+               ">= 0");
+  expect_error(kPlain + head + "threads: 7, value: 5, unit: ns}\n", "published[0].threads", "not in the experiment's sweep");
+  expect_error(kPlain + head + "threads: 1, value: 5, unit: furlongs}\n", "published[0].unit", "in 'ns'");
+  expect_error(kPlain +
+                   "published:\n  - {metric: throughput, kernel: linux-2.6.38, role: prediction, source: s, threads: 1, "
+                   "value: 5, unit: MB/s}\n",
+               "published[0].unit", "in 'stat/s'");
+}
+
+TEST(ExperimentLoader, RunLengthsAreBoundedAndMeasureEnough) {
+  expect_error(with("repeats", "repeats: 4294967295"), "repeats", "at most 1000");
+  expect_error(with("run", "run: {ops_per_process: 18446744073709551615}"), "run.ops_per_process", "within 1000000000");
+  expect_error(with("run", "run: {duration: 9000000s}"), "run.duration", "at most 60s");
+  expect_error(with("run", "run: {ops_per_process: 100, warmup_ops: 60}"), "run.ops_per_process",
+               "would measure 40 operations");
+  expect_error(with("run", "run: {ops_per_process: 100, extrapolate_to_ops: 0}"), "run.extrapolate_to_ops", "at least 1");
+}
+
+TEST(ExperimentLoader, AThreadSweepStartsAtOneAndNamesEachCountOnce) {
+  expect_error(with("threads", "threads: [1, 1, 2]"), "threads", "listed twice");
+  expect_error(with("threads", "threads: {from: 0, to: 4}"), "threads.from", "at 1 thread");
+}
+
+TEST(ExperimentLoader, AHugeCostScaleIsRefusedNotSilentlyZeroed) {
+  expect_error(with("cpu_cost_scale", "cpu_cost_scale: 1e300"), "cpu_cost_scale", "(0, 1000]");
+}
+
+TEST(ExperimentLoader, AnEmptyFileSaysWhatAnExperimentIs) {
+  std::string k;
+  EXPECT_NE(load("", &k).find("an experiment file is a mapping"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace walksim::experiment

@@ -1,0 +1,117 @@
+// The runner (robustness review, defect 3; the uncertainty items): a point's seed depends
+// on the point, not on where its kernel sits in the list; every repeat is kept with its spread; a
+// workload that ignores the seed runs once; an error in any point, on any worker, reaches the
+// caller named with its point; Ctrl-C stops the run.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "tools/experiment/experiment_spec.hpp"
+#include "tools/experiment/runner.hpp"
+
+namespace walksim::experiment {
+namespace {
+
+const std::string kRoot = std::string(WALKSIM_SOURCE_DIR) + "/configs";
+std::string data(const std::string& f) { return std::string(WALKSIM_SOURCE_DIR) + "/tools/experiment/testdata/" + f; }
+
+const Row& row(const ExperimentResult& r, const std::string& kernel, std::uint32_t threads) {
+  for (const auto& x : r.rows) {
+    if (x.kernel == kernel && x.threads == threads) return x;
+  }
+  throw std::runtime_error("no row " + kernel);
+}
+
+TEST(Runner, APointsResultDoesNotDependOnTheOtherKernelsInTheList) {
+  auto spec = load_experiment(data("dbench-small.yaml"), kRoot);
+  spec.repeats = 1;
+  const auto both = run_experiment(spec, kRoot, 2);
+  auto alone = spec;
+  alone.kernels = {spec.kernels[1]};
+  alone.kernel_variants = {spec.kernel_variants[1]};
+  alone.kernel_options = {spec.kernel_options[1]};
+  const auto one = run_experiment(alone, kRoot, 2);
+  for (std::uint32_t t : {1u, 4u}) {
+    EXPECT_EQ(row(both, "linux-2.6.38", t).throughput, row(one, "linux-2.6.38", t).throughput) << t;
+    EXPECT_EQ(row(both, "linux-2.6.38", t).ns_per_op, row(one, "linux-2.6.38", t).ns_per_op) << t;
+  }
+  EXPECT_EQ(point_seed(1, "a", 4, 0), point_seed(1, "a", 4, 0));
+  EXPECT_NE(point_seed(1, "a", 4, 0), point_seed(1, "b", 4, 0));
+  EXPECT_NE(point_seed(1, "a", 4, 0), point_seed(1, "a", 4, 1));
+  EXPECT_NE(point_seed(1, "a", 4, 0), point_seed(2, "a", 4, 0));
+}
+
+TEST(Runner, EveryRepeatIsKeptAndEachRowCarriesTheirMeanSpreadAndExtremes) {
+  const auto r = run_experiment(load_experiment(data("dbench-small.yaml"), kRoot), kRoot, 2);
+  ASSERT_TRUE(r.seeded);
+  EXPECT_EQ(r.points.size(), 2u * 2u * 3u);
+  bool some_differ = false;
+  for (const auto& x : r.rows) {
+    std::vector<double> v;
+    for (const auto& p : r.points) {
+      if (p.kernel == x.kernel && p.threads == x.threads) v.push_back(p.run.bytes_per_s / 1e6);
+    }
+    ASSERT_EQ(v.size(), 3u);
+    const double mean = (v[0] + v[1] + v[2]) / 3;
+    double ss = 0;
+    for (double y : v) ss += (y - mean) * (y - mean);
+    const Spread& s = x.spread.at("throughput");
+    EXPECT_EQ(s.n, 3u);
+    EXPECT_NEAR(s.mean, mean, 1e-9 * mean);
+    EXPECT_NEAR(x.throughput, mean, 1e-9 * mean);
+    EXPECT_NEAR(s.sd, std::sqrt(ss / 2), 1e-9 * mean);
+    EXPECT_EQ(s.min, *std::min_element(v.begin(), v.end()));
+    EXPECT_EQ(s.max, *std::max_element(v.begin(), v.end()));
+    EXPECT_EQ(s.disagrees(), (s.max - s.min) / mean > 0.10);
+    some_differ |= s.sd > 0;
+  }
+  EXPECT_TRUE(some_differ);  // dbench draws its names and op mix from the seed
+}
+
+TEST(Runner, AWorkloadThatIgnoresTheSeedRunsEachPointOnce) {
+  auto spec = load_experiment(data("small.yaml"), kRoot);
+  spec.repeats = 4;
+  const auto r = run_experiment(spec, kRoot, 2);
+  EXPECT_FALSE(r.seeded);
+  EXPECT_EQ(r.points.size(), spec.kernels.size() * spec.threads.size());
+  for (const auto& x : r.rows) EXPECT_EQ(x.spread.at("throughput").sd, 0);
+}
+
+TEST(Runner, AnErrorInAPointOnAnyWorkerReachesTheCallerNamedWithItsPoint) {
+  auto spec = load_experiment(data("small.yaml"), kRoot);
+  spec.control = workload::RunControl{};
+  spec.control.end = 2'000'000;  // 2 us: a few operations per process, fewer than a rate needs
+  for (unsigned jobs : {1u, 2u, 3u}) {
+    try {
+      run_experiment(spec, kRoot, jobs);
+      ADD_FAILURE() << "no error with " << jobs << " jobs";
+    } catch (const std::runtime_error& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find("point linux-2.6.3"), std::string::npos) << m;
+      EXPECT_NE(m.find("lengthen run.duration"), std::string::npos) << m;
+    }
+  }
+}
+
+TEST(Runner, ACancelStopsTheRunWithInterrupted) {
+  const auto spec = load_experiment(data("small.yaml"), kRoot);
+  std::atomic<bool> cancel{true};
+  EXPECT_THROW(run_experiment(spec, kRoot, 2, {}, &cancel), Interrupted);
+}
+
+TEST(Runner, TheCalibratedShareIsThePartOfThePointsTimeSpentInTheFittedParameter) {
+  const auto r = run_experiment(load_experiment(data("calibrated.yaml"), kRoot), kRoot, 1);
+  ASSERT_EQ(r.points.size(), 1u);
+  const auto& run = r.points[0].run;
+  double wall = 0;
+  for (const auto& p : run.processes) wall += static_cast<double>(p.wall);
+  const double want = static_cast<double>(run.compute - run.user) / wall;
+  EXPECT_GT(want, 0.2);
+  EXPECT_LT(want, 1.0);
+  EXPECT_DOUBLE_EQ(r.rows[0].calibrated_share, want);
+}
+
+}  // namespace
+}  // namespace walksim::experiment

@@ -1,0 +1,163 @@
+// What the output layer writes can be trusted (robustness review, defects 1, 10, 19): CSV fields
+// are quoted, gnuplot sees no string it could run, every write is checked (close included), an
+// incomplete plot is an error, and a negative or non-finite number never reaches results.json.
+#include "tools/experiment/writers.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tools/experiment/experiment_spec.hpp"
+#include "tools/experiment/plots.hpp"
+
+namespace walksim::experiment {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kRoot = std::string(WALKSIM_SOURCE_DIR) + "/configs";
+
+std::string read(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// Splits one CSV record as RFC 4180 reads it.
+std::vector<std::string> csv_split(const std::string& line) {
+  std::vector<std::string> out{""};
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      out.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      out.emplace_back();
+    } else {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
+ExperimentResult small_result(const std::string& label) {
+  auto spec = load_experiment(std::string(WALKSIM_SOURCE_DIR) + "/tools/experiment/testdata/small.yaml", kRoot);
+  spec.kernels[0] = label;
+  return run_experiment(spec, kRoot, 2);
+}
+
+struct TempDir {
+  fs::path path;
+  TempDir() : path(fs::temp_directory_path() / ("walksim-writers-" + std::to_string(getpid()))) {
+    fs::remove_all(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+TEST(Writers, ALabelWithACommaAQuoteAndALineBreakStaysOneCsvField) {
+  const std::string label = "2.6.38, \"prefetch\"\nsecond line";
+  const auto r = small_result(label);
+  TempDir t;
+  OutputDir out(t.path.string(), false);
+  write_outputs(r, out, "test", "test");
+  out.commit();
+  std::istringstream csv(read(t.path / "results.csv"));
+  std::string record, line;
+  std::size_t rows = 0;
+  std::getline(csv, line);
+  const std::size_t columns = csv_split(line).size();
+  bool open = false;
+  while (std::getline(csv, line)) {
+    record = open ? record + "\n" + line : line;
+    open = std::count(record.begin(), record.end(), '"') % 2 == 1;
+    if (open) continue;
+    const auto fields = csv_split(record);
+    EXPECT_EQ(fields.size(), columns) << record;
+    if (fields[2] == "throughput" && fields[1] == "1") {
+      EXPECT_TRUE(fields[0] == label || fields[0] == "linux-2.6.38") << fields[0];
+    }
+    ++rows;
+  }
+  EXPECT_GT(rows, 10u);
+}
+
+TEST(Writers, NoQuoteBackquoteMacroOrLineBreakOfALabelReachesTheGnuplotScript) {
+  const std::string label = "a' ; system 'touch PWNED' ; `id` @macro \\ \"q\"\nplot";
+  EXPECT_EQ(gnuplot_safe(label), "a? ; system ?touch PWNED? ; ?id? ?macro ? ?q??plot");
+  ExperimentResult r = small_result(label);
+  const std::string script = plot_script(r);
+  EXPECT_NE(script.find("title 'a? ; system ?touch PWNED? ; ?id? ?macro ? ?q??plot'"), std::string::npos) << script;
+  std::istringstream lines(script);
+  for (std::string line; std::getline(lines, line);) {
+    EXPECT_EQ(std::count(line.begin(), line.end(), '\'') % 2, 0) << line;  // every string closed on its line
+    EXPECT_EQ(line.find('`'), std::string::npos) << line;
+  }
+  EXPECT_EQ(plot_data(r).find('\''), std::string::npos);
+}
+
+TEST(Writers, AWriteThatFailsAtCloseIsAnError) {
+  EXPECT_THROW(write_checked("/dev/full", std::string(1 << 16, 'x')), OutputError);
+}
+
+// A stand-in for gnuplot on PATH (posix_spawnp finds it), to see what walksim does with its output.
+struct FakeGnuplot {
+  fs::path dir = fs::temp_directory_path() / ("walksim-fake-gnuplot-" + std::to_string(getpid()));
+  std::string old_path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  explicit FakeGnuplot(const std::string& body) {
+    fs::create_directories(dir);
+    std::ofstream(dir / "gnuplot") << "#!/bin/sh\n" << body << "\n";
+    fs::permissions(dir / "gnuplot", fs::perms::owner_all);
+    setenv("PATH", (dir.string() + ":" + old_path).c_str(), 1);
+  }
+  ~FakeGnuplot() {
+    setenv("PATH", old_path.c_str(), 1);
+    fs::remove_all(dir);
+  }
+};
+
+TEST(Writers, APlotThatGnuplotLeftIncompleteIsAnErrorNotAResult) {
+  // gnuplot on a full disk: exit 0, files cut at a block boundary.
+  FakeGnuplot fake("for f in throughput scaling ns_per_op; do printf '<svg>' > $f.svg; printf 'PNG' > $f.png; done; exit 0");
+  const auto r = small_result("k");
+  TempDir t;
+  OutputDir out(t.path.string(), false);
+  EXPECT_THROW(write_outputs(r, out, "test", "test"), OutputError);
+}
+
+TEST(Writers, AFailingGnuplotSkipsThePlotsAndSaysSo) {
+  FakeGnuplot fake("echo 'no font' >&2; printf 'half' > throughput.svg; exit 1");
+  const auto r = small_result("k");
+  TempDir t;
+  OutputDir out(t.path.string(), false);
+  const std::string note = write_outputs(r, out, "test", "test");
+  EXPECT_NE(note.find("gnuplot failed"), std::string::npos) << note;
+  EXPECT_FALSE(fs::exists(fs::path(out.tmp()) / "throughput.svg"));
+  EXPECT_NE(read(fs::path(out.tmp()) / "gnuplot.log").find("no font"), std::string::npos);
+}
+
+TEST(Writers, ANegativeOrNonFiniteNumberNeverReachesResultsJson) {
+  ExperimentResult r = small_result("k");
+  r.rows[0].cpu_s = -8.4e6;  // what an overflowed time gave before the checks
+  EXPECT_THROW(results_json(r, "test"), std::logic_error);
+  r = small_result("k");
+  r.rows[0].ns_per_op = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(results_json(r, "test"), std::logic_error);
+}
+
+TEST(Writers, TheSummaryShowsTheSpreadOfEveryPointAndSaysWhyItIsZero) {
+  const auto r = small_result("k");
+  std::ostringstream out;
+  print_summary(r, out);
+  EXPECT_NE(out.str().find("±0%"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("stat-loop never draws a random number"), std::string::npos) << out.str();
+}
+
+}  // namespace
+}  // namespace walksim::experiment
