@@ -89,6 +89,17 @@ for sig in INT TERM; do
   fi
 done
 
+# 17. A probe experiment is interrupted like any other: exit 130, nothing left.
+{ echo "name: probes"; echo 'description: "x"'; echo "probe:"; echo "  machines:";
+  for i in $(seq 60); do echo "    - altix-32n64c"; done; } > probes.yaml
+"$walksim" run probes.yaml -o probesout >out.txt 2>&1 &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid; code=$?
+if [ "$code" -eq 130 ] && [ ! -e probesout ] && ! ls -a | grep -q walksim-tmp; then ok "SIGINT in a probe experiment: exit 130, nothing written";
+else no "probe experiment SIGINT: exit $code"; cat out.txt | tail -3; fi
+
 # 9. A reader that closes the pipe early does not lose the results.
 "$walksim" run plain.yaml -q -o piped | true
 [ -f piped/results.json ] && ok "results survive a closed stdout" || no "stdout closed: no results"
