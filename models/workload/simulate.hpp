@@ -65,6 +65,9 @@ struct RunResult {
   Picos wall = 0;                  // the last process's finish
   Picos cpu = 0, user = 0, sys = 0, spin = 0, sleep = 0, memory_stall = 0;
   double cpu_utilisation = 0;      // cpu / (wall * threads)
+  // Cores running more than one of the run's processes: their SMT siblings share the pipeline and
+  // run private work and cache hits at the machine's smt_throughput. 0 = no SMT sharing in the run.
+  std::uint32_t smt_cores = 0;
   // Per measured operation.
   double atomic_rmw_per_op = 0, loads_per_op = 0, stores_per_op = 0, lock_acquires_per_op = 0;
   kernel::WalkStats walk;
