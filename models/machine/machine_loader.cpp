@@ -53,7 +53,7 @@ void read_smt_throughput(const Node& layout, MachineSpec& spec) {
   const std::string key = "smt_throughput";
   const std::string meaning =
       "the fraction of its single-thread speed each hardware thread keeps while its siblings run processes "
-      "too, in (0, 1] (0.6 means two threads together do 1.2x the work of one)";
+      "too (0.6 means two threads together do 1.2x the work of one)";
   if (spec.threads_per_core == 1) {
     if (layout.has(key)) {
       layout.child(key).fail(in_quotes(key) + " applies only to cores with more than one hardware thread and this "
@@ -64,14 +64,14 @@ void read_smt_throughput(const Node& layout, MachineSpec& spec) {
   if (!layout.has(key)) {
     throw ConfigError(layout.child("threads_per_core").mark(), layout.path() + "." + key,
                       "missing: with threads_per_core " + std::to_string(spec.threads_per_core) + " give " +
-                          in_quotes(key) + ", " + meaning + ", as {value: ..., source: \"...\"}");
+                          in_quotes(key) + ", " + meaning + ", in (0, 1], as {value: ..., source: \"...\"}");
   }
   const Node value = layout.sourced(key, spec.sources);
   const double f = value.as_double();
   if (!(f > 0 && f <= 1)) {
     std::ostringstream text;
     text << f;
-    value.fail(in_quotes(key) + " " + text.str() + " is outside (0, 1]: it is " + meaning);
+    value.fail(in_quotes(key) + " " + text.str() + " is outside (0, 1]; it is " + meaning);
   }
   // The executor scales time by it in whole millionths; more digits would be dropped silently.
   const double millionths = f * 1e6;
