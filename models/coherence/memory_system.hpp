@@ -54,6 +54,7 @@ class MemorySystem {
   // The generation floor of `walksim bench`: every access costs one nanosecond and no state is
   // kept, so a run measures what producing the operation streams costs without timing them.
   void set_floor_mode(bool on) { floor_ = on; }
+  bool floor_mode() const { return floor_; }
 
   // Simulator memory per line: the line record and its presence sets (heap included).
   std::size_t bytes_per_line() const;

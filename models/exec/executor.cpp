@@ -12,7 +12,7 @@ using coherence::AccessKind;
 using coherence::ServedBy;
 
 Executor::Executor(sim::Simulation& sim, coherence::MemorySystem& mem)
-    : sim_(sim), mem_(mem), threads_(mem.machine().cpus()) {}
+    : sim_(sim), mem_(mem), threads_(mem.machine().cpus()), hosts_(mem.machine().cpus(), 0) {}
 
 void Executor::start(CpuId cpu, Program& program, Picos at) {
   Thread& t = threads_.at(cpu);
@@ -24,7 +24,47 @@ void Executor::start(CpuId cpu, Program& program, Picos at) {
   t.state = State::kRunnable;
   t.clock = at;
   t.stats.started = at;
+  hosts_[cpu] = 1;
+  set_core_speed(mem_.machine().core_of(cpu));
   sim_.schedule(at, this, cpu);
+}
+
+// Static rule: a sibling counts from its start to the end of the run, finished, asleep or spinning
+// alike. Threads run ahead on their own clocks, so whether a sibling is still running "now" is not
+// known when a thread executes; the workloads pin every process for the whole run.
+void Executor::set_core_speed(machine::CoreId core) {
+  const auto& m = mem_.machine();
+  const CpuId first = m.first_cpu_of(core);
+  const std::uint32_t n = m.spec().threads_per_core;
+  std::uint32_t hosting = 0;
+  for (CpuId c = first; c < first + n; ++c) hosting += hosts_[c];
+  // The generation floor times nothing, so it keeps every access at its fixed cost.
+  const CoreSpeed speed = hosting > 1 && !mem_.floor_mode() ? CoreSpeed(m.smt_throughput_ppm()) : CoreSpeed();
+  for (CpuId c = first; c < first + n; ++c) {
+    Thread& t = threads_[c];
+    t.speed = speed;
+    t.issue = speed(m.cycle());
+    if (t.program) t.program->set_core_speed(speed);
+  }
+}
+
+std::uint32_t Executor::smt_cores() const {
+  const auto& m = mem_.machine();
+  std::uint32_t shared = 0;
+  for (machine::CoreId core = 0; core < m.cores(); ++core) {
+    std::uint32_t hosting = 0;
+    for (std::uint32_t i = 0; i < m.spec().threads_per_core; ++i) hosting += hosts_[m.first_cpu_of(core) + i];
+    shared += hosting > 1;
+  }
+  return shared;
+}
+
+coherence::AccessResult Executor::access(Thread& t, CpuId cpu, LineId line, AccessKind kind, std::uint64_t value) {
+  coherence::AccessResult r = mem_.access(t.clock, cpu, line, kind, value);
+  // A hit is the core's own pipeline work; the wait for this core's in-flight prefetch before it
+  // (r.start) is not. Anything beyond the private caches waits on the memory system at full speed.
+  if (r.served == ServedBy::kPrivate && !t.speed.full()) r.done = r.start + t.speed(r.done - r.start);
+  return r;
 }
 
 void Executor::run() {
@@ -79,7 +119,7 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
   switch (op.kind) {
     case OpKind::kLoad: {
       ++t.stats.loads;
-      auto r = mem_.access(t.clock, cpu, op.line, AccessKind::kLoad);
+      auto r = access(t, cpu, op.line, AccessKind::kLoad);
       account(r);
       t.clock = r.done;
       t.last_result = word_ref(op);
@@ -89,9 +129,9 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
       ++t.stats.stores;
       std::uint64_t& w = word_ref(op);
       w = (w & ~op.mask) | (op.value & op.mask);
-      auto r = mem_.access(t.clock, cpu, op.line, AccessKind::kStore, w);
+      auto r = access(t, cpu, op.line, AccessKind::kStore, w);
       t.store_drain = std::max(t.store_drain, r.done);
-      t.clock += m.cycle();
+      t.clock += t.issue;
       wake_watchers(op.line, r.done);
       return true;
     }
@@ -105,7 +145,7 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
       if (op.kind == OpKind::kRmwAdd) w = old + op.value;
       if (op.kind == OpKind::kRmwXchg) w = (old & ~op.mask) | (op.value & op.mask);  // xchg of a sub-field
       if (op.kind == OpKind::kCas && old == op.expect) w = op.value;
-      auto r = mem_.access(t.clock, cpu, op.line, AccessKind::kRmw, w);
+      auto r = access(t, cpu, op.line, AccessKind::kRmw, w);
       account(r);
       t.clock = r.done;
       t.last_result = old;
@@ -115,22 +155,24 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
     case OpKind::kPrefetch:
     case OpKind::kPrefetchW: {
       const bool excl = op.kind == OpKind::kPrefetchW;
-      auto r = mem_.access(t.clock, cpu, op.line, excl ? AccessKind::kPrefetchExclusive : AccessKind::kPrefetch);
-      t.clock += m.cycle();
+      auto r = access(t, cpu, op.line, excl ? AccessKind::kPrefetchExclusive : AccessKind::kPrefetch);
+      t.clock += t.issue;
       if (excl) wake_watchers(op.line, r.done);
       return true;
     }
-    case OpKind::kCompute:
-      t.clock += op.ps;
-      t.stats.compute += op.ps;
+    case OpKind::kCompute: {
+      const Picos ps = t.speed(op.ps);
+      t.clock += ps;
+      t.stats.compute += ps;
       return true;
+    }
     case OpKind::kFence:
       t.clock = std::max(t.clock, t.store_drain) + m.spec().costs.fence;
       return true;
     case OpKind::kSpinUntil:
     case OpKind::kSleepUntil: {
       ++t.stats.loads;
-      auto r = mem_.access(t.clock, cpu, op.line, AccessKind::kLoad);
+      auto r = access(t, cpu, op.line, AccessKind::kLoad);
       account(r);
       t.clock = r.done;
       const std::uint64_t w = word_ref(op);

@@ -39,8 +39,13 @@ class Executor final : public sim::EventHandler {
  public:
   Executor(sim::Simulation& sim, coherence::MemorySystem& mem);
 
-  // Starts `program` on `cpu` at time `at` (one program per CPU at a time).
+  // Starts `program` on `cpu` at time `at` (one program per CPU at a time). From then on, for the
+  // rest of the run, the CPU counts as hosting a process: while another hardware thread of its core
+  // does too, each of them runs its private work and cache hits at the machine's smt_throughput
+  // (a static rule: docs/model.md, "SMT").
   void start(CpuId cpu, Program& program, Picos at = 0);
+  // Cores with more than one CPU that hosted a program (the SMT-shared cores of the run).
+  std::uint32_t smt_cores() const;
   // Runs the simulation until every program finished. Throws std::logic_error if threads are
   // still parked with nothing left to wake them (a lost wake-up or a deadlock).
   void run();
@@ -67,6 +72,8 @@ class Executor final : public sim::EventHandler {
     std::uint64_t last_result = 0;
     bool has_pending = false;     // an op to retry (a spin-wait woken by a write)
     Op pending;
+    CoreSpeed speed;              // private work and cache hits run at this speed
+    Picos issue = 0;              // a store's or prefetch's issue cycle at that speed
     ThreadStats stats;
   };
 
@@ -74,11 +81,17 @@ class Executor final : public sim::EventHandler {
   // Executes one op; returns false when the thread parked.
   bool execute(CpuId cpu, Thread& t, const Op& op);
   std::uint64_t& word_ref(const Op& op);
+  // mem_.access, with a hit in the core's own caches taking its time at the thread's speed.
+  coherence::AccessResult access(Thread& t, CpuId cpu, LineId line, coherence::AccessKind kind,
+                                 std::uint64_t value = 0);
+  // Gives every hardware thread of `core` its speed: shared when two or more of them host programs.
+  void set_core_speed(machine::CoreId core);
   void wake_watchers(LineId line, Picos at);
 
   sim::Simulation& sim_;
   coherence::MemorySystem& mem_;
   std::vector<Thread> threads_;
+  std::vector<std::uint8_t> hosts_;                   // per CPU: a program was started on it
   std::vector<std::uint64_t> words_;                  // the logical value of each line's own word
   std::vector<std::uint64_t> named_words_;            // values of named words (Op::on_word)
   std::vector<std::vector<CpuId>> watchers_;          // parked spin-waiters per line

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "models/exec/core_speed.hpp"
 #include "models/machine/cache.hpp"
 #include "sim/time.hpp"
 
@@ -78,8 +79,15 @@ class Program {
   Picos now() const { return now_; }
   void set_now(Picos t) { now_ = t; }
 
+  // How fast the thread runs its own work (its core shared with SMT siblings or not), set by the
+  // executor when this program or a sibling's starts: a program that counts its own CPU time
+  // (user time) converts single-thread work with it, as the executor charges it.
+  const CoreSpeed& core_speed() const { return core_speed_; }
+  void set_core_speed(CoreSpeed s) { core_speed_ = s; }
+
  private:
   Picos now_ = 0;
+  CoreSpeed core_speed_;
 };
 
 }  // namespace walksim::exec

@@ -24,7 +24,7 @@ struct ProcessStats {
   std::uint64_t stores = 0;
   std::uint64_t lock_acquires = 0; // spin, read, mutex acquisitions
   std::uint64_t seq_retries = 0;
-  sim::Picos user_time = 0;        // user-space compute issued by the workload between calls
+  sim::Picos user_time = 0;        // CPU time of the user-space work issued between calls (slower on an SMT-shared core)
   WalkStats walk;
 };
 

@@ -103,8 +103,9 @@ bool ProcessProgram::next(std::uint64_t last_result, exec::Op& out) {
     runner_.begin(*active_exp_);
     active_ = true;
     if (current_.user_before > 0) {
-      // User-space work before the call: CPU time, but not system time.
-      stats_.user_time += current_.user_before;
+      // User-space work before the call: CPU time, but not system time; counted as the executor
+      // charges it (slower on a core shared with a running SMT sibling).
+      stats_.user_time += core_speed()(current_.user_before);
       out = exec::Op::compute(current_.user_before);
       return true;
     }

@@ -2,6 +2,7 @@
 // coherence model supports: private levels first, then at most one shared level.
 #include "models/machine/machine.hpp"
 
+#include <cmath>
 #include <stdexcept>
 
 namespace walksim::machine {
@@ -9,6 +10,10 @@ namespace walksim::machine {
 Machine::Machine(MachineSpec spec) : spec_(std::move(spec)), topology_(spec_.topology, spec_.nodes) {
   if (spec_.cpus() == 0) throw std::invalid_argument("machine '" + spec_.name + "' has no CPUs");
   if (spec_.caches.empty()) throw std::invalid_argument("machine '" + spec_.name + "' has no caches");
+  if (!(spec_.smt_throughput > 0 && spec_.smt_throughput <= 1)) {
+    throw std::invalid_argument("machine '" + spec_.name + "' has smt_throughput outside (0, 1]");
+  }
+  smt_throughput_ppm_ = static_cast<std::uint32_t>(std::llround(spec_.smt_throughput * 1e6));
   for (std::size_t i = 0; i < spec_.caches.size(); ++i) {
     const auto& c = spec_.caches[i];
     if (c.shared_by == 1) {

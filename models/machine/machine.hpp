@@ -59,6 +59,9 @@ class Machine {
     return 2 * spec_.topology.domain_link + topology_.latency(node_of_domain(a), node_of_domain(b));
   }
 
+  // spec().smt_throughput in whole millionths (the loader refuses finer values), for integer scaling.
+  std::uint32_t smt_throughput_ppm() const { return smt_throughput_ppm_; }
+
   Picos cycles(double n) const { return static_cast<Picos>(n * 1e12 / spec_.clock_hz + 0.5); }
   Picos cycle() const { return one_cycle_; }  // cycles(1), precomputed
 
@@ -73,6 +76,7 @@ class Machine {
   std::vector<DomainId> domain_of_core_;
   std::vector<NodeId> node_of_core_;
   Picos one_cycle_ = 0;
+  std::uint32_t smt_throughput_ppm_ = 1'000'000;
 };
 
 }  // namespace walksim::machine

@@ -4,9 +4,11 @@
 #include "models/machine/machine_loader.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 #include "models/config/named_config.hpp"
@@ -44,12 +46,48 @@ std::string divisors_of(std::uint32_t n) {
 
 // --- Sections, in file order ---
 
+// The fraction of its single-thread speed a hardware thread keeps while its SMT siblings run too.
+// Required exactly when a core has siblings: on a machine without SMT the number would be read by
+// nothing, so it is refused rather than silently ignored.
+void read_smt_throughput(const Node& layout, MachineSpec& spec) {
+  const std::string key = "smt_throughput";
+  const std::string meaning =
+      "the fraction of its single-thread speed each hardware thread keeps while its siblings run processes "
+      "too (0.6 means two threads together do 1.2x the work of one)";
+  if (spec.threads_per_core == 1) {
+    if (layout.has(key)) {
+      layout.child(key).fail(in_quotes(key) + " applies only to cores with more than one hardware thread and this "
+                             "machine has threads_per_core 1; remove it");
+    }
+    return;
+  }
+  if (!layout.has(key)) {
+    throw ConfigError(layout.child("threads_per_core").mark(), layout.path() + "." + key,
+                      "missing: with threads_per_core " + std::to_string(spec.threads_per_core) + " give " +
+                          in_quotes(key) + ", " + meaning + ", in (0, 1], as {value: ..., source: \"...\"}");
+  }
+  const Node value = layout.sourced(key, spec.sources);
+  const double f = value.as_double();
+  if (!(f > 0 && f <= 1)) {
+    std::ostringstream text;
+    text << f;
+    value.fail(in_quotes(key) + " " + text.str() + " is outside (0, 1]; it is " + meaning);
+  }
+  // The executor scales time by it in whole millionths; more digits would be dropped silently.
+  const double millionths = f * 1e6;
+  if (std::fabs(millionths - std::round(millionths)) > 1e-6) {
+    value.fail(in_quotes(key) + " has more than 6 decimal places; give it in millionths or coarser");
+  }
+  spec.smt_throughput = f;
+}
+
 void read_layout(const Node& root, MachineSpec& spec) {
   const Node layout = root.child("layout");
   spec.nodes = positive_count(layout, "nodes", spec.sources);
   spec.sockets_per_node = positive_count(layout, "sockets_per_node", spec.sources);
   spec.cores_per_socket = positive_count(layout, "cores_per_socket", spec.sources);
   spec.threads_per_core = positive_count(layout, "threads_per_core", spec.sources);
+  read_smt_throughput(layout, spec);
 }
 
 void read_caches(const Node& root, MachineSpec& spec) {

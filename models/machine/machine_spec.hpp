@@ -77,6 +77,11 @@ struct MachineSpec {
   std::uint32_t sockets_per_node = 0;
   std::uint32_t cores_per_socket = 0;
   std::uint32_t threads_per_core = 0;   // SMT hardware threads per core (CPUs = product of the four)
+  // Speed of one hardware thread, as a fraction of its speed alone on the core, while its SMT
+  // siblings run processes too: 0.6 means the core does 1.2x one thread's work. In (0, 1]; read
+  // from layout.smt_throughput only when threads_per_core > 1 (1 here means "no slowdown", which
+  // is what machines built in code get). The executor applies it to private work and cache hits.
+  double smt_throughput = 1.0;
   double clock_hz = 0;
   std::uint32_t line_size = 0;          // coherence granularity in bytes
 

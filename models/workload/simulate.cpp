@@ -53,6 +53,7 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
     programs.push_back(std::make_unique<kernel::ProcessProgram>(rt, workload.process(i), workload.source(i)));
     ex.start(workload.process(i).cpu, *programs.back());
   }
+  r.smt_cores = ex.smt_cores();
   const auto host_built = std::chrono::steady_clock::now();
   ex.run();
   r.host_setup_s = std::chrono::duration<double>(host_built - host_start).count();

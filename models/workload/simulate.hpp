@@ -77,6 +77,9 @@ struct RunResult {
   Picos compute = 0;               // private work: the workload's user time and the kernel's CPU costs
   std::uint32_t smt_cores = 0;     // cores running more than one of the run's processes
   double cpu_utilisation = 0;      // cpu / (wall * threads)
+  // Cores running more than one of the run's processes: their SMT siblings share the pipeline and
+  // run private work and cache hits at the machine's smt_throughput. 0 = no SMT sharing in the run.
+  std::uint32_t smt_cores = 0;
   // Per measured operation.
   double atomic_rmw_per_op = 0, loads_per_op = 0, stores_per_op = 0, lock_acquires_per_op = 0;
   kernel::WalkStats walk;
