@@ -59,10 +59,6 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
   r.host_setup_s = std::chrono::duration<double>(host_built - host_start).count();
   r.host_run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_built).count();
 
-  {
-    std::vector<std::uint32_t> per_core(m.cores(), 0);
-    for (CpuId c : r.cpus) r.smt_cores += ++per_core[m.core_of(c)] == 2;
-  }
   r.op_unit = workload.op_unit();
   r.reports_bytes = workload.reports_bytes();
   double window_sum = 0;

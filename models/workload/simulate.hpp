@@ -75,7 +75,6 @@ struct RunResult {
   Picos wall = 0;                  // the last process's finish
   Picos cpu = 0, user = 0, sys = 0, spin = 0, sleep = 0, memory_stall = 0;
   Picos compute = 0;               // private work: the workload's user time and the kernel's CPU costs
-  std::uint32_t smt_cores = 0;     // cores running more than one of the run's processes
   double cpu_utilisation = 0;      // cpu / (wall * threads)
   // Cores running more than one of the run's processes: their SMT siblings share the pipeline and
   // run private work and cache hits at the machine's smt_throughput. 0 = no SMT sharing in the run.
