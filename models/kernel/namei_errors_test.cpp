@@ -81,7 +81,8 @@ struct World {
     ex.start(p.cpu, prog);
     ex.run();
     mem.check_all();
-    EXPECT_EQ(prog.stats().failed, static_cast<std::uint64_t>(std::count(src.failed().begin(), src.failed().end(), true)));
+    EXPECT_EQ(prog.stats().failed,
+              static_cast<std::uint64_t>(std::count(src.failed().begin(), src.failed().end(), true)));
     return src.failed();
   }
 };

@@ -40,9 +40,10 @@ std::uint64_t parse_byte_count(const std::string& n, Sys sys) {
   // More than 19 significant digits cannot be below either limit (and would overflow stoull).
   if (significant > 19 || std::stoull(n) > limit) {
     throw std::invalid_argument(
-        what + (hold ? " is too large: the limit is " + std::to_string(limit) + " ns (one second)"
-                     : " is too large: one read or write moves at most " + std::to_string(limit) +
-                           " bytes (Linux's MAX_RW_COUNT, INT_MAX rounded down to a page); split it into several calls"));
+        what +
+        (hold ? " is too large: the limit is " + std::to_string(limit) + " ns (one second)"
+              : " is too large: one read or write moves at most " + std::to_string(limit) +
+                    " bytes (Linux's MAX_RW_COUNT, INT_MAX rounded down to a page); split it into several calls"));
   }
   return std::stoull(n);
 }
