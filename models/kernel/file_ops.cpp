@@ -403,6 +403,7 @@ void sys_open(Ctx& c, const Syscall& s) {
   WalkRequest req;
   req.components = split_path(s.path, &req.absolute);
   req.save = false;  // do_filp_open uses link_path_walk directly
+  req.open_trailing = true;
   c.e.compute("fd_alloc");
   fd_table_update(c);  // get_unused_fd_flags
   if (!s.create) {
@@ -509,6 +510,7 @@ void sys_readdir(Ctx& c, const Syscall& s) {
   WalkRequest req;
   req.components = split_path(s.path, &req.absolute);
   req.save = false;
+  req.open_trailing = true;  // opendir is an open
   c.e.compute("fd_alloc");
   fd_table_update(c);
   const WalkResult w = walk_path(c.e, c.p, req, c.opts, c.force_ref, c.stats);

@@ -2,8 +2,6 @@
 // the kernel function it stands for, so the trace can be checked against the source.
 #include "models/kernel/path_walk.hpp"
 
-#include <stdexcept>
-
 namespace walksim::kernel {
 
 std::vector<std::string> split_path(const std::string& path, bool* absolute) {
@@ -232,7 +230,11 @@ WalkResult walk_path(Emitter& e, const Process& p, const WalkRequest& req, const
   res.saved = !rcu && req.save;
   DentryId cur = start;
   std::vector<std::string> comps = req.components;
-  int links_followed = 0;
+  // For each component, how many link bodies it was spliced in from: the kernel's
+  // current->link_count when it follows a link there (link_path_walk recurses into each body).
+  std::vector<int> nesting(comps.size(), 0);
+  int total_links = 0;     // current->total_link_count: links followed by do_follow_link
+  int trailing_links = 0;  // do_filp_open's own count of trailing links
   for (std::size_t i = 0; i < comps.size(); ++i) {
     const std::string name = comps[i];
     const bool last = i + 1 == comps.size();
@@ -291,17 +293,33 @@ WalkResult walk_path(Emitter& e, const Process& p, const WalkRequest& req, const
     }
     if (nd.revalidate) e.load(nd.obj, "d_op");  // ->d_revalidate (ref-walk)
     if (follow) {
-      // ->follow_link returns the target; the walk goes on from the link's directory (or the
-      // root), with the rest of the path after the target's components.
-      if (++links_followed > 8) throw std::invalid_argument("too many levels of symbolic links at '" + name + "'");
+      // open follows a trailing link in do_filp_open's own loop, with link_count zero, refusing the
+      // 33rd; every other link goes through do_follow_link, which refuses one nested
+      // MAX_NESTED_LINKS (8) deep or the 41st of the walk. Either way the call fails with ELOOP.
+      const bool by_open = last && req.open_trailing;
+      const bool eloop = by_open ? trailing_links++ == kMaxOpenTrailingLinks
+                                 : nesting[i] >= kMaxNestedLinks || total_links >= kMaxTotalLinks;
+      if (eloop) {
+        // path_put_conditional(link) and path_put(&nd->path); the caller sees a failed walk that
+        // holds nothing (the start point saved by path_walk is still the caller's to put).
+        e.dput(next);
+        put_path(e, cur);
+        res.eloop = true;
+        return res;
+      }
+      if (!by_open) ++total_links;
+      const int body_nesting = by_open ? 0 : nesting[i] + 1;
       e.load(nd.inode, "i_op");
       e.compute("follow_link");
       if (!rcu) e.dput(next);  // the reference d_lookup_ref took on the link itself
       bool abs = false;
       auto target = split_path(nd.link_target, &abs);
       std::vector<std::string> rest(comps.begin() + static_cast<std::ptrdiff_t>(i) + 1, comps.end());
+      std::vector<int> depth(target.size(), body_nesting);
+      depth.insert(depth.end(), nesting.begin() + static_cast<std::ptrdiff_t>(i) + 1, nesting.end());
       target.insert(target.end(), rest.begin(), rest.end());
       comps = std::move(target);
+      nesting = std::move(depth);
       i = static_cast<std::size_t>(-1);
       if (abs) {
         e.dget(p.root);

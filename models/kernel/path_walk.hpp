@@ -29,7 +29,14 @@ struct WalkRequest {
   bool save = true;          // path_walk's extra pin of the start point (not in do_filp_open)
   bool keep_rcu = false;     // store-free stat: stay in rcu mode at the end (no reference taken)
   bool follow = true;        // follow a symlink in the last component (stat: yes, lstat: no)
+  bool open_trailing = false;  // do_filp_open: a trailing symlink is followed by open's own loop
 };
+
+// Symlink limits of the 2.6.35 and 2.6.38 walks (fs/namei.c): do_follow_link refuses a link nested
+// MAX_NESTED_LINKS deep and the 41st link of one walk; do_filp_open refuses the 33rd trailing link.
+inline constexpr int kMaxNestedLinks = 8;
+inline constexpr int kMaxTotalLinks = 40;
+inline constexpr int kMaxOpenTrailingLinks = 32;
 
 struct WalkResult {
   DentryId dir = kNoDentry;     // the last directory reached (the parent for want_parent)
@@ -38,6 +45,7 @@ struct WalkResult {
   bool in_rcu = false;          // still in rcu-walk (keep_rcu): the caller ends it
   bool holds_refs = false;      // holds a reference on target (or on dir when target is missing) and the mount
   bool saved = false;           // path_walk pinned the start point too: put it with put_path(start)
+  bool eloop = false;           // too many symbolic links: the call fails with ELOOP, holding nothing
 };
 
 std::vector<std::string> split_path(const std::string& path, bool* absolute);

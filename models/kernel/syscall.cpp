@@ -1,6 +1,7 @@
 // The syscall mini-language of traces and workloads.
 #include "models/kernel/syscall.hpp"
 
+#include <cstdint>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -23,6 +24,29 @@ constexpr Entry kTable[] = {
     {"fsync", Sys::kFsync, 1, false},   {"utime", Sys::kUtime, 1, false},   {"fcntl-lock", Sys::kFcntlLock, 1, false},
     {"lock-hold", Sys::kLockHold, 0, true},
 };
+
+// The size of a read or write (or lock-hold's nanoseconds): digits only, since std::stoull would
+// accept "-5" and wrap it to 2^64-5, and no more than the kernel moves in one call.
+std::uint64_t parse_byte_count(const std::string& n, Sys sys) {
+  const bool hold = sys == Sys::kLockHold;
+  const std::string what = hold ? "hold time '" + n + "'" : "byte count '" + n + "'";
+  if (n.empty() || n.find_first_not_of("0123456789") != std::string::npos) {
+    throw std::invalid_argument(what + (hold ? " is not a whole number of nanoseconds (digits only, e.g. 100)"
+                                             : " is not a whole number of bytes (digits only, e.g. 4096)"));
+  }
+  const std::uint64_t limit = hold ? kMaxLockHoldNs : kMaxRwCount;
+  const std::size_t first = n.find_first_not_of('0');
+  const std::size_t significant = first == std::string::npos ? 0 : n.size() - first;
+  // More than 19 significant digits cannot be below either limit (and would overflow stoull).
+  if (significant > 19 || std::stoull(n) > limit) {
+    throw std::invalid_argument(
+        what +
+        (hold ? " is too large: the limit is " + std::to_string(limit) + " ns (one second)"
+              : " is too large: one read or write moves at most " + std::to_string(limit) +
+                    " bytes (Linux's MAX_RW_COUNT, INT_MAX rounded down to a page); split it into several calls"));
+  }
+  return std::stoull(n);
+}
 
 std::string names() {
   std::string s;
@@ -60,16 +84,7 @@ Syscall parse_syscall(const std::string& text) {
   };
   if (entry->paths >= 1) s.path = need("a path");
   if (entry->paths == 2) s.path2 = need("a second path");
-  if (entry->bytes) {
-    const std::string& n = need("a byte count");
-    try {
-      std::size_t used = 0;
-      s.bytes = std::stoull(n, &used);
-      if (used != n.size()) throw std::invalid_argument("");
-    } catch (const std::exception&) {
-      throw std::invalid_argument("byte count '" + n + "' is not a whole number");
-    }
-  }
+  if (entry->bytes) s.bytes = parse_byte_count(need("a byte count"), s.sys);
   if (s.sys == Sys::kOpen && i < words.size()) {
     std::string flags = words[i++];
     std::size_t pos = 0;

@@ -31,6 +31,13 @@ struct Syscall {
   bool ends_op = false;
 };
 
+// The most one read or write moves in Linux: MAX_RW_COUNT, INT_MAX rounded down to a 4 KiB page
+// (rw_verify_area). A larger count in the syscall language is an error, not a short transfer.
+inline constexpr std::uint64_t kMaxRwCount = 0x7ffff000;
+// The longest lock-hold (its count is nanoseconds of work under the lock): one second, far beyond
+// any critical section, and small enough that the work in picoseconds cannot overflow.
+inline constexpr std::uint64_t kMaxLockHoldNs = 1'000'000'000;
+
 // Parses "NAME ARGS...". Throws std::invalid_argument with a message saying what is wrong and
 // what is accepted.
 Syscall parse_syscall(const std::string& text);

@@ -160,6 +160,20 @@ void sys_mkdir(Ctx& c, const Syscall& s) {
   put_path(c.e, w.dir);
 }
 
+// Whether `a` is `d` or one of its ancestors (d_ancestor, or the same dentry).
+bool is_ancestor_or_self(const Vfs& vfs, DentryId a, DentryId d) {
+  for (; d != kNoDentry; d = vfs.dentry(d).parent) {
+    if (d == a) return true;
+  }
+  return false;
+}
+
+// sys_renameat: both parents, lock_rename, the source and target lookups, and vfs_rename with
+// simple_rename. Its errors fail the call after unwinding what was taken: ENOENT (no source),
+// EINVAL (a directory into its own subtree: the source is lock_rename's trap), ENOTEMPTY (the
+// target is an ancestor of the source, or a non-empty directory), ENOTDIR and EISDIR (may_delete:
+// a directory onto a non-directory, or the reverse). Renaming a name onto itself succeeds doing
+// nothing (vfs_rename: same inode).
 void sys_rename(Ctx& c, const Syscall& s) {
   auto r1 = request(s.path, true, true);
   auto r2 = request(s.path2, true, true);
@@ -175,22 +189,58 @@ void sys_rename(Ctx& c, const Syscall& s) {
     if (w1.holds_refs) put_path(c.e, w1.dir);
   };
   if (!w1.holds_refs || !w2.holds_refs || w1.last.empty() || w2.last.empty()) return fail();
-  if (w1.dir != w2.dir) {
+  const bool cross = w1.dir != w2.dir;
+  if (cross) {
     // lock_rename across directories takes the per-superblock s_vfs_rename_mutex first.
     c.e.mutex_lock(c.vfs.super_block(), "s_vfs_rename_mutex");
   }
   const ObjId d1 = c.vfs.dentry(w1.dir).inode, d2 = c.vfs.dentry(w2.dir).inode;
   c.e.mutex_lock(d1, "i_mutex");
-  if (w1.dir != w2.dir) c.e.mutex_lock(d2, "i_mutex");
+  if (cross) c.e.mutex_lock(d2, "i_mutex");
+  auto unlock_rename = [&] {
+    if (cross) c.e.mutex_unlock(d2, "i_mutex");
+    c.e.mutex_unlock(d1, "i_mutex");
+    if (cross) c.e.mutex_unlock(c.vfs.super_block(), "s_vfs_rename_mutex");
+  };
   const auto old_d = lookup_hash(c, w1.dir, w1.last);
   if (!old_d) {
-    if (w1.dir != w2.dir) c.e.mutex_unlock(d2, "i_mutex");
-    c.e.mutex_unlock(d1, "i_mutex");
-    if (w1.dir != w2.dir) c.e.mutex_unlock(c.vfs.super_block(), "s_vfs_rename_mutex");
+    unlock_rename();
+    return fail();
+  }
+  if (is_ancestor_or_self(c.vfs, *old_d, w2.dir)) {  // EINVAL
+    c.e.dput(*old_d);
+    unlock_rename();
     return fail();
   }
   const auto new_d = lookup_hash(c, w2.dir, w2.last);
+  auto drop_and_fail = [&] {
+    if (new_d) c.e.dput(*new_d);
+    c.e.dput(*old_d);
+    unlock_rename();
+    fail();
+  };
+  if (new_d && is_ancestor_or_self(c.vfs, *new_d, w1.dir)) return drop_and_fail();  // ENOTEMPTY
   c.e.mnt_want_write();
+  if (new_d == old_d) {  // the same inode: nothing to do, and success
+    c.e.mnt_drop_write();
+    c.e.dput(*new_d);
+    c.e.dput(*old_d);
+    unlock_rename();
+    put_path(c.e, w2.dir);
+    put_path(c.e, w1.dir);
+    return;
+  }
+  if (new_d) {
+    const Dentry& from = c.vfs.dentry(*old_d);
+    const Dentry& to = c.vfs.dentry(*new_d);
+    // may_delete: ENOTDIR or EISDIR; simple_rename's simple_empty: ENOTEMPTY. (The model does not
+    // emit simple_empty's d_subdirs walk, on success either.)
+    const bool refused = from.dir != to.dir || (to.dir && !to.children.empty());
+    if (refused) {
+      c.e.mnt_drop_write();
+      return drop_and_fail();
+    }
+  }
   c.e.compute("rename");
   if (new_d) {  // simple_rename unlinks the target under its i_mutex
     const ObjId tin = c.vfs.dentry(*new_d).inode;
@@ -200,9 +250,7 @@ void sys_rename(Ctx& c, const Syscall& s) {
   }
   d_move(c, *old_d, w2.dir, w2.last, new_d);
   c.e.mnt_drop_write();
-  if (w1.dir != w2.dir) c.e.mutex_unlock(d2, "i_mutex");
-  c.e.mutex_unlock(d1, "i_mutex");
-  if (w1.dir != w2.dir) c.e.mutex_unlock(c.vfs.super_block(), "s_vfs_rename_mutex");
+  unlock_rename();
   if (new_d) c.e.dput(*new_d);
   c.e.dput(*old_d);
   put_path(c.e, w2.dir);

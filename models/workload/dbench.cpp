@@ -7,6 +7,7 @@
 #include <deque>
 #include <string>
 
+#include "models/workload/path_param.hpp"
 #include "models/workload/workload_registry.hpp"
 
 namespace walksim::workload {
@@ -150,8 +151,7 @@ std::unique_ptr<Workload> make(const config::Node* params) {
     if (auto n = params->optional("acl")) p.acl = n->as_bool();
     if (auto n = params->optional("distinct_loadfiles")) p.distinct_loadfiles = n->as_bool();
     if (auto n = params->optional("cwd")) {
-      p.cwd = n->as_string();
-      if (p.cwd.empty() || p.cwd[0] != '/') n->fail("cwd must be an absolute path such as '/mnt/ram'");
+      p.cwd = read_absolute_dir(*n, "cwd", "/mnt/ram");
     }
   }
   return std::make_unique<Dbench>(p);

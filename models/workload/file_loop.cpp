@@ -1,6 +1,8 @@
 // Shared parameters and file placement of the per-process file loops.
 #include "models/workload/file_loop.hpp"
 
+#include "models/workload/path_param.hpp"
+
 namespace walksim::workload {
 
 FileLoopParams read_file_loop_params(const config::Node* params) {
@@ -8,8 +10,7 @@ FileLoopParams read_file_loop_params(const config::Node* params) {
   if (!params) return p;
   if (auto n = params->optional("shared_dir")) p.shared_dir = n->as_bool();
   if (auto n = params->optional("cwd")) {
-    p.cwd = n->as_string();
-    if (p.cwd.empty() || p.cwd[0] != '/') n->fail("cwd must be an absolute path such as '/mnt/ram'");
+    p.cwd = read_absolute_dir(*n, "cwd", "/mnt/ram");
   }
   if (auto n = params->optional("user_time")) p.user = n->as_time();
   return p;

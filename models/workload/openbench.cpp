@@ -4,6 +4,7 @@
 // first open creates the file, so later ones take the existing-file path of do_last.
 #include <string>
 
+#include "models/workload/path_param.hpp"
 #include "models/workload/workload.hpp"
 #include "models/workload/workload_registry.hpp"
 
@@ -103,8 +104,7 @@ std::unique_ptr<Workload> make(const config::Node* params) {
     }
     if (auto n = params->optional("user_time")) p.user = n->as_time();
     if (auto n = params->optional("dir")) {
-      p.dir = n->as_string();
-      if (p.dir.empty() || p.dir[0] != '/') n->fail("dir must be an absolute path such as '/mnt/ram'");
+      p.dir = read_absolute_dir(*n, "dir", "/mnt/ram");
     }
     if (auto n = params->optional("absolute_path")) p.absolute = n->as_bool();
   }

@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <set>
 #include <sstream>
 
 #include "models/config/strict_yaml.hpp"
@@ -129,6 +128,18 @@ class Parser {
       if (!st.marked) {
         for (auto& c : trace_.processes[i].calls) c.ends_op = true;  // no 'op' lines: every call is an operation
       }
+      // build() makes a missing cwd as directories; one inside a file or symlink cannot be made.
+      std::string prefix;
+      for (const auto& part : st.cwd_parts) {
+        prefix += "/" + part;
+        const auto it = tree_.find(prefix);
+        if (it != tree_.end() && it->second.kind != TraceEntry::Kind::kDir) {
+          fail(st.cwd_line, st.cwd_column,
+               "cwd '" + trace_.processes[i].cwd + "' of '" + trace_.processes[i].name + "' is not a directory: '" +
+                   prefix + "' is declared as a " + kind_name(it->second.kind) + " on line " +
+                   std::to_string(it->second.line));
+        }
+      }
     }
     return std::move(trace_);
   }
@@ -138,6 +149,14 @@ class Parser {
     Picos user = 0;
     int user_line = 0, user_column = 0;
     bool marked = false;
+    int cwd_line = 0, cwd_column = 0;
+    std::vector<std::string> cwd_parts;
+  };
+  // What build() will have made at a path: declared, or made as the parent of a declaration.
+  struct Made {
+    TraceEntry::Kind kind;
+    int line;  // of the declaration that made it (0: the root)
+    bool declared;
   };
 
   static std::size_t comment_start(const std::string& text) {
@@ -145,10 +164,72 @@ class Parser {
     return hash == std::string::npos ? text.size() : hash;
   }
 
-  std::string absolute(int n, const Token& t, const char* what) const {
+  // The components of an absolute declared path; '.' and '..' are refused (the tree is made from
+  // the names as written, so '/a/../b' would make a directory named '..').
+  std::vector<std::string> absolute(int n, const Token& t, const char* what) const {
     if (t.text.empty() || t.text[0] != '/')
       fail(n, t.column, std::string(what) + " must be an absolute path, not '" + t.text + "'");
-    return t.text;
+    std::vector<std::string> parts;
+    for (std::size_t pos = 0; pos <= t.text.size();) {
+      std::size_t slash = t.text.find('/', pos);
+      if (slash == std::string::npos) slash = t.text.size();
+      if (slash > pos) parts.push_back(t.text.substr(pos, slash - pos));
+      pos = slash + 1;
+    }
+    for (const auto& part : parts) {
+      if (part == "." || part == "..")
+        fail(n, t.column,
+             std::string(what) + " '" + t.text + "' has a '" + part + "' component; write it without '.' or '..'");
+    }
+    return parts;
+  }
+
+  static std::string joined(const std::vector<std::string>& parts) {
+    std::string out;
+    for (const auto& part : parts) out += "/" + part;
+    return out.empty() ? "/" : out;
+  }
+
+  static const char* kind_name(TraceEntry::Kind k) {
+    return k == TraceEntry::Kind::kDir ? "directory" : k == TraceEntry::Kind::kFile ? "file" : "symlink";
+  }
+
+  // Checks that `e` fits the tree declared so far as build() will make it (parents made as
+  // directories, nothing inside a file or symlink, no name twice) and adds it.
+  void place(int n, int column, const std::vector<std::string>& parts, const TraceEntry& e) {
+    std::string prefix;
+    for (std::size_t k = 0; k + 1 < parts.size(); ++k) {
+      prefix += "/" + parts[k];
+      const auto it = tree_.find(prefix);
+      if (it == tree_.end()) {
+        tree_.emplace(prefix, Made{TraceEntry::Kind::kDir, n, false});
+      } else if (it->second.kind != TraceEntry::Kind::kDir) {
+        fail(n, column,
+             "'" + prefix + "' is declared as a " + kind_name(it->second.kind) + " on line " +
+                 std::to_string(it->second.line) + ", so '" + e.path + "' cannot be below it");
+      }
+    }
+    const auto it = tree_.find(e.path);
+    if (it == tree_.end()) {
+      tree_.emplace(e.path, Made{e.kind, n, true});
+      return;
+    }
+    if (it->second.declared) {
+      fail(n, column, "'" + e.path + "' is declared twice (first on line " + std::to_string(it->second.line) + ")");
+    }
+    const std::string made = it->second.line == 0
+                                 ? "'/' always exists"
+                                 : "'" + e.path + "' is already made as a directory (the parent of line " +
+                                       std::to_string(it->second.line) + ")";
+    if (e.kind != TraceEntry::Kind::kDir) fail(n, column, made + ", so it cannot be a " + kind_name(e.kind));
+    if (e.shared || e.node) {
+      fail(n, column,
+           made +
+               ", so 'shared' and 'node=' cannot apply to it; declare it, with its options, before the entries "
+               "below it");
+    }
+    it->second.declared = true;
+    it->second.line = n;
   }
 
   void process(int n, const std::vector<Token>& tok) {
@@ -162,6 +243,8 @@ class Parser {
     TraceProcess p;
     p.name = name.text;
     p.at = {trace_.file, n, tok[0].column};
+    int cwd_column = 0;
+    std::vector<std::string> cwd_parts;
     for (std::size_t i = 2; i < tok.size(); ++i) {
       const auto eq = tok[i].text.find('=');
       const std::string key = tok[i].text.substr(0, eq),
@@ -169,7 +252,9 @@ class Parser {
       if (eq == std::string::npos || value.empty())
         fail(n, tok[i].column, "expected KEY=VALUE (cwd=PATH or fs=GROUP), not '" + tok[i].text + "'");
       if (key == "cwd") {
-        p.cwd = absolute(n, {value, tok[i].column + 4}, "cwd");
+        cwd_column = tok[i].column + 4;
+        cwd_parts = absolute(n, {value, cwd_column}, "cwd");
+        p.cwd = joined(cwd_parts);
       } else if (key == "fs") {
         p.fs_group = value;
       } else {
@@ -182,6 +267,9 @@ class Parser {
     by_name_.emplace(p.name, trace_.processes.size());
     trace_.processes.push_back(std::move(p));
     state_.emplace_back();
+    state_.back().cwd_line = n;
+    state_.back().cwd_column = cwd_column;
+    state_.back().cwd_parts = std::move(cwd_parts);
   }
 
   void entry(int n, const std::vector<Token>& tok) {
@@ -193,7 +281,13 @@ class Parser {
     e.at = {trace_.file, n, tok[0].column};
     std::size_t i = 1;
     if (tok.size() < 2) fail(n, tok[0].column, "expected a path after '" + kind + "'");
-    e.path = absolute(n, tok[i++], "a declared path");
+    const Token& path = tok[i++];
+    const std::vector<std::string> parts = absolute(n, path, "a declared path");
+    if (e.kind != TraceEntry::Kind::kDir && (parts.empty() || path.text.back() == '/')) {
+      fail(n, path.column,
+           "a " + kind + " path names the " + kind + ", so it cannot end with '/' (not '" + path.text + "')");
+    }
+    e.path = joined(parts);
     if (e.kind == TraceEntry::Kind::kSymlink) {
       if (i < tok.size() && tok[i].text == "->") ++i;
       if (i >= tok.size()) fail(n, tok[0].column, "expected 'symlink PATH -> TARGET'");
@@ -209,8 +303,10 @@ class Parser {
         try {
           std::size_t used = 0;
           const unsigned long v = std::stoul(t.substr(5), &used);
-          if (used != t.size() - 5 || v > 1024) throw std::invalid_argument("");
+          if (used != t.size() - 5 || v > 1024 || !std::isdigit(static_cast<unsigned char>(t[5])))
+            throw std::invalid_argument("");
           e.node = static_cast<std::uint32_t>(v);
+          e.node_at = {trace_.file, n, tok[i].column};
         } catch (const std::exception&) {
           fail(n, tok[i].column, "'" + t + "': node= takes a node number (e.g. node=1)");
         }
@@ -220,14 +316,14 @@ class Parser {
                  std::string(e.kind == TraceEntry::Kind::kDir ? ", acl" : "") + ", node=N");
       }
     }
-    if (!declared_.insert(e.path).second) fail(n, tok[1].column, "'" + e.path + "' is declared twice");
+    place(n, path.column, parts, e);
     trace_.entries.push_back(std::move(e));
   }
 
   Trace trace_;
   std::map<std::string, std::size_t> by_name_;
   std::vector<State> state_;
-  std::set<std::string> declared_;
+  std::map<std::string, Made> tree_{{"/", Made{TraceEntry::Kind::kDir, 0, false}}};
   bool calls_seen_ = false;
   int first_call_line_ = 0;
 };
@@ -267,11 +363,41 @@ Trace parse_trace(const std::string& text, const std::string& file) {
 }
 
 Trace load_trace(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw config::ConfigError({path, 0, 0}, "", "cannot read the trace file");
-  std::stringstream buf;
-  buf << in.rdbuf();
-  return parse_trace(buf.str(), path);
+  namespace fs = std::filesystem;
+  auto refuse = [&](const std::string& why) -> Trace { throw config::ConfigError({path, 0, 0}, "", why); };
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);  // follows symlinks
+  if (st.type() == fs::file_type::not_found) return refuse("trace file not found");
+  if (ec) return refuse("cannot read the trace file (" + ec.message() + ")");
+  // A FIFO would block open() until a writer comes, /dev/zero would never end.
+  if (st.type() != fs::file_type::regular) {
+    const char* what = st.type() == fs::file_type::directory                                        ? "a directory"
+                       : st.type() == fs::file_type::fifo                                           ? "a FIFO"
+                       : st.type() == fs::file_type::character || st.type() == fs::file_type::block ? "a device"
+                       : st.type() == fs::file_type::socket                                         ? "a socket"
+                                                                                                    : "not a file";
+    return refuse(std::string("not a regular file (") + what + "): give the path of a trace file");
+  }
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (!ec && size > kMaxTraceBytes) {
+    return refuse("the trace file is " + std::to_string(size) + " bytes, over the limit of " +
+                  std::to_string(kMaxTraceBytes) + " (64 MiB); shorten it ('loops' replays a trace several times)");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return refuse("cannot read the trace file");
+  // Read in pieces, stopping past the limit in case the file grew since it was measured.
+  std::string text;
+  if (!ec) text.reserve(static_cast<std::size_t>(size));
+  std::vector<char> piece(1 << 16);
+  while (in.read(piece.data(), static_cast<std::streamsize>(piece.size())) || in.gcount() > 0) {
+    text.append(piece.data(), static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxTraceBytes) {
+      return refuse("the trace file is over the limit of " + std::to_string(kMaxTraceBytes) +
+                    " bytes (64 MiB); shorten it ('loops' replays a trace several times)");
+    }
+  }
+  if (in.bad()) return refuse("cannot read the trace file");
+  return parse_trace(text, path);
 }
 
 namespace trace {
@@ -280,19 +406,37 @@ class TraceReplay final : public Workload {
  public:
   TraceReplay(Trace t, std::uint64_t loops) : t_(std::move(t)), loops_(loops) {}
 
-  void build(kernel::Vfs& vfs, const std::vector<CpuId>& cpus, const RunControl& control, sim::Rng&) override {
-    if (cpus.size() != t_.processes.size()) {
-      throw config::ConfigError({t_.file, 0, 0}, "",
-                                "the trace declares " + std::to_string(t_.processes.size()) +
-                                    " processes but the run gives it " + std::to_string(cpus.size()) +
-                                    " CPUs; run it with threads = " + std::to_string(t_.processes.size()));
-    }
+  std::string check_run(std::uint32_t threads, std::uint32_t nodes, std::uint32_t cpus) const override {
     for (const auto& e : t_.entries) {
-      if (e.node && *e.node >= vfs.machine().nodes()) {
-        throw config::ConfigError(e.at, "",
-                                  "node=" + std::to_string(*e.node) + " but the machine has " +
-                                      std::to_string(vfs.machine().nodes()) + " nodes");
+      if (e.node && *e.node >= nodes) {
+        throw config::ConfigError(
+            e.node_at, "",
+            "node=" + std::to_string(*e.node) + " but the machine has " + std::to_string(nodes) +
+                (nodes == 1 ? " node (node=0)" : " nodes (node=0.." + std::to_string(nodes - 1) + ")"));
       }
+    }
+    const std::size_t n = t_.processes.size();
+    if (n > cpus) {
+      // One process per CPU: no thread count can run this trace on this machine.
+      throw config::ConfigError(
+          t_.processes[cpus].at, "",
+          "the trace declares " + std::to_string(n) + " processes but the machine has " + std::to_string(cpus) +
+              " CPUs, and trace-replay runs each process on a CPU of its own; declare at most " +
+              std::to_string(cpus) + " processes or use a machine with " + std::to_string(n) + " CPUs");
+    }
+    if (n != threads) {
+      return "the trace '" + t_.file + "' declares " + std::to_string(n) + " process" + (n == 1 ? "" : "es") +
+             ", one per CPU, so the run needs threads = " + std::to_string(n) + " (not " + std::to_string(threads) +
+             ")";
+    }
+    return {};
+  }
+
+  void build(kernel::Vfs& vfs, const std::vector<CpuId>& cpus, const RunControl& control, sim::Rng&) override {
+    const std::string wrong =
+        check_run(static_cast<std::uint32_t>(cpus.size()), vfs.machine().nodes(), vfs.machine().cpus());
+    if (!wrong.empty()) throw config::ConfigError({}, "", wrong);  // the message names the trace
+    for (const auto& e : t_.entries) {
       const auto slash = e.path.rfind('/');
       const std::string parent = e.path.substr(0, slash), name = e.path.substr(slash + 1);
       if (e.kind == TraceEntry::Kind::kDir) {

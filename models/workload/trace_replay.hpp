@@ -22,6 +22,7 @@ struct TraceEntry {
   bool acl = false;                   // directories: a cached POSIX ACL
   std::optional<std::uint32_t> node;  // home node; first touch when absent
   config::SourceMark at;
+  config::SourceMark node_at;  // the node= option
 };
 
 struct TraceProcess {
@@ -38,9 +39,15 @@ struct Trace {
   std::vector<TraceProcess> processes;
 };
 
+// The largest trace file read (64 MiB): far above any hand-written or converted trace, and a bound
+// on the memory its parsed form takes.
+inline constexpr std::size_t kMaxTraceBytes = std::size_t{64} << 20;
+
 // Parses trace text; `file` names it in errors. Throws config::ConfigError.
 Trace parse_trace(const std::string& text, const std::string& file);
-// Reads and parses a trace file. Throws config::ConfigError (also when it cannot be read).
+// Reads and parses a trace file. Throws config::ConfigError when it cannot be read, is not a regular
+// file (after following symlinks: a FIFO would block, a device never end), is larger than
+// kMaxTraceBytes, or does not parse.
 Trace load_trace(const std::string& path);
 
 // The processes a trace-replay workload declares (the run must give it exactly that many CPUs),

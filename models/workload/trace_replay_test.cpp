@@ -4,7 +4,9 @@
 #include "models/workload/trace_replay.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "models/workload/test_support.hpp"
@@ -122,6 +124,149 @@ TEST(TraceReplay, ANodeTheMachineLacksIsReportedAtItsLine) {
     EXPECT_EQ(e.mark().line, 2);
   }
   EXPECT_EQ(t.entries.size(), 1u);
+}
+
+// Writes `text` to a file in the test's temporary directory and returns its path.
+std::string write_trace(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::string load_message(const std::string& path) {
+  try {
+    load_trace(path);
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(e.mark().file, path);
+    return e.message();
+  }
+  return "loaded";
+}
+
+TEST(TraceFile, OnlyARegularFileIsRead) {
+  const std::string fifo = ::testing::TempDir() + "trace.fifo";
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  // Opening the FIFO would block until a writer comes: the check must come first.
+  EXPECT_EQ(load_message(fifo), "not a regular file (a FIFO): give the path of a trace file");
+  EXPECT_EQ(load_message("/dev/zero"), "not a regular file (a device): give the path of a trace file");
+  EXPECT_EQ(load_message(::testing::TempDir()), "not a regular file (a directory): give the path of a trace file");
+  EXPECT_EQ(load_message("/nonexistent/x.trace"), "trace file not found");
+  // A symlink is followed: to a trace, it loads.
+  const std::string link = ::testing::TempDir() + "small-link.trace";
+  std::filesystem::remove(link);
+  std::filesystem::create_symlink(kSmall, link);
+  EXPECT_EQ(load_message(link), "loaded");
+  std::filesystem::remove(fifo);
+  std::filesystem::remove(link);
+}
+
+TEST(TraceFile, AFileOverTheSizeLimitIsRefusedBeforeItIsRead) {
+  const std::string big = write_trace("big.trace", "process p cwd=/a\n");
+  std::filesystem::resize_file(big, kMaxTraceBytes + 1);  // sparse: nothing is written
+  EXPECT_EQ(load_message(big),
+            "the trace file is 67108865 bytes, over the limit of 67108864 (64 MiB); shorten it "
+            "('loops' replays a trace several times)");
+  std::filesystem::remove(big);
+}
+
+RunResult replay_text(const std::string& name, const std::string& text, std::uint32_t threads = 1) {
+  return replay("file: " + write_trace(name, text), "linux-2.6.38", threads);
+}
+
+TEST(TraceReplay, ASymlinkLoopIsAFailedCallNotAnAbortedRun) {
+  for (const char* kernel : {"linux-2.6.35", "linux-2.6.38"}) {
+    auto w = testing::make(kTraceReplayKind,
+                           "file: " + write_trace("loop.trace",
+                                                  "process a cwd=/mnt/ram\n"
+                                                  "symlink /mnt/ram/l1 -> /mnt/ram/l2\n"
+                                                  "symlink /mnt/ram/l2 -> /mnt/ram/l1\n"
+                                                  "symlink /mnt/ram/self -> self\n"
+                                                  "a stat ./l1\na stat ./self\na open ./l1/x O_WRONLY|O_CREAT\n"
+                                                  "a stat /mnt/ram\n"));
+    RunArgs args;
+    args.kernel = kernel;
+    const auto r = testing::run(args, *w);
+    EXPECT_EQ(r.calls, 4u) << kernel;
+    EXPECT_EQ(r.failed, 3u) << kernel;  // ELOOP, counted like ENOENT
+  }
+}
+
+TEST(TraceReplay, RenamingADirectoryIntoItsOwnSubdirectoryFailsAndKeepsTheTree) {
+  const auto r = replay_text("rename.trace",
+                             "process a cwd=/mnt\ndir /mnt/a/b\n"
+                             "a rename /mnt/a /mnt/a/b/c\na stat /mnt/a\na stat /mnt/a/b\n");
+  EXPECT_EQ(r.calls, 3u);
+  EXPECT_EQ(r.failed, 1u);  // the rename (EINVAL); both stats find their directory
+}
+
+TEST(TraceReplay, ANegativeByteCountIsAnErrorAtItsLine) {
+  const std::string p = "process p cwd=/a\nfile /a/f\np open ./f O_RDWR\n";
+  expect_error(p + "p write ./f -5\n", 4, 3, "byte count '-5' is not a whole number of bytes");
+  expect_error(p + "p read ./f 99999999999999999999\n", 4, 3, "too large: one read or write moves at most");
+}
+
+TEST(TraceReplay, TheTreeIsCheckedWhenTheTraceIsRead) {
+  const std::string p = "process p cwd=/a\n";
+  expect_error(p + "file /a/f\nfile /a/f/g\n", 3, 6,
+               "'/a/f' is declared as a file on line 2, so '/a/f/g' cannot be below it");
+  expect_error(p + "symlink /a/l -> x\ndir /a/l/d\n", 3, 5, "'/a/l' is declared as a symlink on line 2");
+  expect_error(p + "file /a/b/f\nfile /a/b\n", 3, 6,
+               "'/a/b' is already made as a directory (the parent of line 2), so it cannot be a file");
+  expect_error(p + "file /a/b/f\ndir /a/b shared\n", 3, 5, "declare it, with its options, before the entries below it");
+  expect_error(p + "dir / node=0\n", 2, 5, "'/' always exists");
+  expect_error(p + "dir /a//b\ndir /a/b/\n", 3, 5, "'/a/b' is declared twice (first on line 2)");
+  expect_error(p + "file /a/f/\n", 2, 6, "a file path names the file, so it cannot end with '/'");
+  expect_error(p + "file /\n", 2, 6, "cannot end with '/'");
+  expect_error(p + "dir /a/../b\n", 2, 5, "a declared path '/a/../b' has a '..' component");
+  expect_error("process p cwd=/a/./b\n", 1, 15, "cwd '/a/./b' has a '.' component");
+  expect_error("process p cwd=/a/f/x\nfile /a/f\n", 1, 15,
+               "cwd '/a/f/x' of 'p' is not a directory: '/a/f' is declared as a file on line 2");
+  expect_error(p + "file /a/f node=-1\n", 2, 11, "node= takes a node number");
+  // A directory made for an entry below it, declared again without options, is fine.
+  EXPECT_NO_THROW(parse_trace(p + "file /a/b/f\ndir /a/b acl\np stat ./b/f\n", "ok.trace"));
+}
+
+TEST(TraceReplay, CheckRunReportsTheProcessCountAndNodesBeforeAnyBuild) {
+  auto w = testing::make(kTraceReplayKind, "file: " + kSmall);  // 3 processes; node=0 and node=1
+  EXPECT_EQ(w->check_run(3, 2, 16), "");
+  EXPECT_EQ(w->check_run(2, 2, 16),
+            "the trace '" + kSmall + "' declares 3 processes, one per CPU, so the run needs threads = 3 (not 2)");
+  try {
+    w->check_run(3, 1, 16);  // the trace's node=1 on a 1-node machine
+    FAIL() << "node=1 accepted on a 1-node machine";
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(e.mark().file, kSmall);
+    EXPECT_EQ(e.mark().line, 10);
+    EXPECT_EQ(e.mark().column, 20);  // the node= option
+    EXPECT_EQ(e.message(), "node=1 but the machine has 1 node (node=0)");
+  }
+  try {
+    w->check_run(2, 2, 2);  // 3 processes, 2 CPUs: no thread count fits
+    FAIL() << "3 processes accepted on 2 CPUs";
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(e.mark().line, 6);  // the third process
+    EXPECT_EQ(e.message(),
+              "the trace declares 3 processes but the machine has 2 CPUs, and trace-replay runs each "
+              "process on a CPU of its own; declare at most 2 processes or use a machine with 3 CPUs");
+  }
+  // Other workloads have nothing to check.
+  EXPECT_EQ(testing::make(kStatLoopKind, "")->check_run(5, 1, 8), "");
+}
+
+TEST(TraceReplay, SeventeenProcessesOnASixteenCpuMachineAskForCpusNotThreads) {
+  std::string text;
+  for (int i = 0; i < 17; ++i) text += "process p" + std::to_string(i) + " cwd=/a\n";
+  auto w = testing::make(kTraceReplayKind, "file: " + write_trace("seventeen.trace", text));
+  testing::Built b("nehalem-ep-2s8c", "linux-2.6.38");  // 16 CPUs
+  try {
+    b.build(*w, 16);
+    FAIL() << "17 processes built on 16 CPUs";
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(e.mark().line, 17);
+    EXPECT_NE(e.message().find("the machine has 16 CPUs"), std::string::npos) << e.what();
+    EXPECT_EQ(e.message().find("threads = 17"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -103,6 +103,14 @@ class Workload {
   // Sets the user-space time per operation (before build()), for a calibration that fits it;
   // false when the workload has no such parameter.
   virtual bool set_user_time(Picos) { return false; }
+  // Checks, before any run (on a workload made but not built), that it can run `threads` processes
+  // on a machine with `nodes` NUMA nodes and `cpus` CPUs. Throws config::ConfigError at the
+  // workload's own input (a trace's FILE:LINE:COL) when that input cannot fit the machine whatever
+  // the thread count; returns a non-empty message when it is the thread count that does not fit,
+  // for the caller to report at its `threads` key. build() makes the same checks.
+  virtual std::string check_run(std::uint32_t /*threads*/, std::uint32_t /*nodes*/, std::uint32_t /*cpus*/) const {
+    return {};
+  }
 };
 
 // The common shape of a workload: one process and one source per CPU, in CPU order.

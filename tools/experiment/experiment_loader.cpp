@@ -231,7 +231,14 @@ ExperimentSpec load_experiment(const std::string& path, const std::string& confi
   // Reads (and so checks) the parameters.
   const auto made = kind.make(e.workload_params ? &*e.workload_params : nullptr);
 
-  e.threads = read_threads(root.child("threads"), mspec.cpus());
+  const Node tnode = root.child("threads");
+  e.threads = read_threads(tnode, mspec.cpus());
+  // The workload's own inputs against the machine and the sweep (a trace's processes and nodes),
+  // before anything runs.
+  for (std::uint32_t t : e.threads) {
+    const std::string problem = made->check_run(t, mspec.nodes, mspec.cpus());
+    if (!problem.empty()) tnode.fail(problem);
+  }
   if (const auto pl = root.optional("placement")) {
     e.placement = pl->as_choice({"cores-first", "compact"}) == 0 ? workload::Placement::kCoresFirst
                                                                   : workload::Placement::kCompact;

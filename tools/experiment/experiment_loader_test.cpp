@@ -105,6 +105,29 @@ TEST(ExperimentLoader, AHugeCostScaleIsRefusedNotSilentlyZeroed) {
   expect_error(with("cpu_cost_scale", "cpu_cost_scale: 1e300"), "cpu_cost_scale", "(0, 1000]");
 }
 
+// The review's defect 3 inputs: found when the file is read, not when a point runs (where, with
+// several jobs, they used to abort the program).
+TEST(ExperimentLoader, ATracesNodesAndProcessCountAreCheckedAgainstTheMachineAndTheSweepAtLoad) {
+  const auto dir = std::filesystem::temp_directory_path();
+  const auto node5 = dir / ("walksim-node5-" + std::to_string(getpid()) + ".trace");
+  std::ofstream(node5) << "process a cwd=/mnt/ram\nfile /mnt/ram/f node=5\na stat ./f\n";
+  const std::string wl = "workload: {kind: trace-replay, params: {file: " + node5.string() + "}}";
+  std::string k;
+  const std::string plain_wl = "workload: {kind: stat-loop}";
+  auto trace_run = [&](const std::string& threads) {
+    std::string y = with("threads", threads);
+    return y.replace(y.find(plain_wl), plain_wl.size(), wl);
+  };
+  std::string e = load(trace_run("threads: [1]"), &k);
+  EXPECT_NE(e.find(node5.filename().string() + ":2:"), std::string::npos) << e;
+  EXPECT_NE(e.find("node=5 but the machine has 2 nodes"), std::string::npos) << e;
+  std::ofstream(node5) << "process a cwd=/mnt/ram\nprocess b cwd=/mnt/ram\na stat ./f\n";
+  e = load(trace_run("threads: [1, 2]"), &k);
+  EXPECT_EQ(k, "threads") << e;
+  EXPECT_NE(e.find("declares 2 processes"), std::string::npos) << e;
+  std::filesystem::remove(node5);
+}
+
 TEST(ExperimentLoader, AnEmptyFileSaysWhatAnExperimentIs) {
   std::string k;
   EXPECT_NE(load("", &k).find("an experiment file is a mapping"), std::string::npos);

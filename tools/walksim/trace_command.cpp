@@ -91,6 +91,14 @@ void add_trace_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_flag("--not-owner", o->not_owner, "The caller does not own the directories (ACLs are consulted)");
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->callback([o, &global] {
+    // As in trace files: the process's cwd is made from the names as written, from the root.
+    if (o->cwd.empty() || o->cwd[0] != '/') {
+      throw config::ConfigError({}, "--cwd", "must be an absolute path such as '/home/user', not '" + o->cwd + "'");
+    }
+    if (("/" + o->cwd + "/").find("/../") != std::string::npos ||
+        ("/" + o->cwd + "/").find("/./") != std::string::npos) {
+      throw config::ConfigError({}, "--cwd", "'" + o->cwd + "' has a '.' or '..' component; write it without them");
+    }
     const std::string root = resolve_config_root(global.configs);
     machine::Machine m(machine::load_machine(o->machine, machine_dirs(root)));
     const kernel::KernelSpec k = kernel::load_kernel(o->kernel, {root + "/kernels"});

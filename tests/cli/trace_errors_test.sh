@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Traces and `walksim trace` at the command line: bad input ends with exit code 2 and a message
+# naming the file (and line) or flag; calls that fail in the kernel (ELOOP, rename's EINVAL) are
+# counted, not errors. Usage: trace_errors_test.sh WALKSIM SOURCE_DIR
+set -u
+walksim="$1"
+fail=0
+expect() {  # expect CODE PATTERN -- ARGS...
+  local code="$1" pattern="$2"
+  shift 3
+  local out
+  out=$(timeout 60 "$walksim" "$@" 2>&1)
+  local got=$?
+  if [ "$got" -ne "$code" ]; then
+    echo "FAIL: walksim $* exited $got, expected $code"; echo "$out" | head -5; fail=1
+  elif ! grep -qE -- "$pattern" <<<"$out"; then
+    echo "FAIL: walksim $* printed no /$pattern/"; echo "$out" | head -5; fail=1
+  else
+    echo "ok: walksim $*"
+  fi
+}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+# experiment NAME TRACE THREADS: an experiment replaying TRACE (relative to $dir) until 60 ops.
+experiment() {
+  cat >"$dir/$1.yaml" <<YAML
+name: $1
+description: "x"
+machine: nehalem-ep-2s8c
+kernels: [linux-2.6.38]
+workload: {kind: trace-replay, params: {file: $2, loops: 0}}
+threads: [$3]
+run: {ops_per_process: 60, warmup_ops: 0}
+os: {wakeup_latency: {value: 5us, source: "estimate: x"}}
+YAML
+  echo "$dir/$1.yaml"
+}
+
+expect 2 "key '--cwd': must be an absolute path such as '/home/user', not 'relative'" -- \
+  trace -k linux-2.6.38 --cwd relative -s "stat ./f"
+expect 2 "key '--cwd': must be an absolute path" -- trace -k linux-2.6.38 --cwd "" -s "stat ./f"
+expect 2 "key '--cwd': '/a/../b' has a '.' or '..' component" -- trace -k linux-2.6.38 --cwd /a/../b -s "stat ./f"
+expect 0 "cwd /srv/x" -- trace -k linux-2.6.38 --cwd /srv/x -s "stat ./f"
+expect 2 "key '--syscall': byte count '-5' is not a whole number of bytes" -- trace -k linux-2.6.38 -s "write ./f -5"
+expect 2 "at most 2147479552 bytes" -- trace -k linux-2.6.38 -s "read ./f 99999999999999999999"
+
+mkfifo "$dir/f.trace"
+expect 2 "f.trace: not a regular file \(a FIFO\)" -- run "$(experiment fifo f.trace 1)" -q -o "$dir/out"
+expect 2 "/dev/zero: not a regular file \(a device\)" -- run "$(experiment zero /dev/zero 1)" -q -o "$dir/out"
+
+printf 'process a cwd=/mnt/ram\nsymlink /mnt/ram/l1 -> /mnt/ram/l2\nsymlink /mnt/ram/l2 -> /mnt/ram/l1\na stat ./l1\n' \
+  >"$dir/loop.trace"
+expect 0 "results in" -- run "$(experiment loop loop.trace 1)" -q -o "$dir/loop"
+grep -q '"failed_calls": 60,' "$dir/loop/results.json" || { echo "FAIL: the ELOOP stats were not counted as failed"; fail=1; }
+
+printf 'process a cwd=/mnt\ndir /mnt/a/b\na rename /mnt/a /mnt/a/b/c\na stat /mnt/a\na stat /mnt/a/b\n' >"$dir/ren.trace"
+expect 0 "results in" -- run "$(experiment ren ren.trace 1)" -q -o "$dir/ren"
+# 60 calls, of which the 20 renames fail (EINVAL) and the stats find both directories.
+grep -q '"failed_calls": 20,' "$dir/ren/results.json" || { echo "FAIL: rename into a subdirectory did not fail"; fail=1; }
+
+printf 'process a cwd=/mnt\nfile /mnt/f\na open ./f O_RDWR\na write ./f -5\n' >"$dir/neg.trace"
+expect 2 "neg.trace:4:3: byte count '-5' is not a whole number of bytes" -- run "$(experiment neg neg.trace 1)" -q -o "$dir/out"
+
+for i in $(seq 0 16); do echo "process p$i cwd=/a"; done >"$dir/p17.trace"
+expect 2 "p17.trace:17:1: the trace declares 17 processes but the machine has 16 CPUs" -- \
+  run "$(experiment p17 p17.trace 16)" -q -o "$dir/out"
+if [ -e "$dir/out" ]; then echo "FAIL: a failed run left $dir/out"; fail=1; fi
+exit $fail
