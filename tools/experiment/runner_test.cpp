@@ -95,6 +95,21 @@ TEST(Runner, AnErrorInAPointOnAnyWorkerReachesTheCallerNamedWithItsPoint) {
   }
 }
 
+// Review defect 22: dbench's throughput is in MB/s and each client's op mix moves different bytes,
+// so N x the one-client rate is no ceiling; the scaling of operations per second is reported too.
+TEST(Runner, AByteRateAlsoGetsTheScalingOfItsOperationsPerSecond) {
+  auto spec = load_experiment(data("dbench-small.yaml"), kRoot);
+  spec.repeats = 1;
+  const auto r = run_experiment(spec, kRoot, 2);
+  for (const auto& k : spec.kernels) {
+    const Row& one = row(r, k, 1);
+    const Row& four = row(r, k, 4);
+    EXPECT_EQ(four.throughput_unit, "MB/s");
+    EXPECT_NEAR(four.op_scaling_pct, 100.0 * four.op_rate / (4 * one.op_rate), 1e-9);
+    EXPECT_NE(four.op_rate, four.throughput);
+  }
+}
+
 TEST(Runner, ACancelStopsTheRunWithInterrupted) {
   const auto spec = load_experiment(data("small.yaml"), kRoot);
   std::atomic<bool> cancel{true};

@@ -119,7 +119,8 @@ void print_summary(const ExperimentResult& r, std::ostream& out) {
                     "sensitive here; read the mean with its spread\n");
   }
   if (any_smt) {
-    fmt::print(out, "S  some cores run two of the point's processes on SMT siblings (hardware threads of one core)\n");
+    fmt::print(out, "S  some cores run two of the point's processes on SMT siblings (hardware threads of one core): their "
+                    "private work and cache hits run at the machine's smt_throughput (smt_cores in results.csv)\n");
   }
   if (any_bytes_over) {
     fmt::print(out, "b  scaling above 100% of a throughput in MB/s: each process's operation mix moves different "

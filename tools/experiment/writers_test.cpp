@@ -159,5 +159,30 @@ TEST(Writers, TheSummaryShowsTheSpreadOfEveryPointAndSaysWhyItIsZero) {
   EXPECT_NE(out.str().find("stat-loop never draws a random number"), std::string::npos) << out.str();
 }
 
+TEST(Writers, AByteScalingAbove100PercentIsMarkedWithItsPerOperationScaling) {
+  ExperimentResult r = small_result("k");
+  for (auto& x : r.rows) {
+    x.throughput_unit = "MB/s";
+    if (x.threads == 2) {
+      x.scaling_pct = 111.5;
+      x.op_scaling_pct = 99.2;
+    }
+  }
+  std::ostringstream out;
+  print_summary(r, out);
+  EXPECT_NE(out.str().find(" b\n"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("per operation it is k x2 99.2%"), std::string::npos) << out.str();
+}
+
+TEST(Writers, SmtPointsAreMarked) {
+  ExperimentResult r = small_result("k");
+  r.rows.back().smt_cores = 4;
+  std::ostringstream out;
+  print_summary(r, out);
+  EXPECT_NE(out.str().find(" S\n"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("smt_throughput"), std::string::npos) << out.str();
+  EXPECT_EQ(results_json(r, "t")["rows"].back()["smt_cores"], 4);
+}
+
 }  // namespace
 }  // namespace walksim::experiment
