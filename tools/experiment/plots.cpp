@@ -97,7 +97,9 @@ std::string plot_script(const ExperimentResult& r) {
       script += set_term + "\n";
       script += fmt::format("set output '{}.{}'\n", p.file, term);
       script += fmt::format("set title '{}' noenhanced\n", title);
-      script += "set xlabel 'threads'\nset key left top noenhanced\nset grid\nset logscale x 2\n";
+      // Offsets keep the first and last points (and their error bars) off the frame.
+      script += "set xlabel 'threads'\nset key left top noenhanced\nset grid\nset logscale x 2\n"
+                "set offsets graph 0.03, graph 0.03, 0, 0\n";
       script += p.log_y ? "set logscale y\n" : "unset logscale y\n";
       script += fmt::format("set ylabel '{}' noenhanced\n", ylabel);
       script += "plot ";
