@@ -3,11 +3,40 @@
 #include "models/machine/machine.hpp"
 
 #include <stdexcept>
+#include <string>
+
+#include "models/machine/machine_limits.hpp"
 
 namespace walksim::machine {
 
-Machine::Machine(MachineSpec spec) : spec_(std::move(spec)), topology_(spec_.topology, spec_.nodes) {
-  if (spec_.cpus() == 0) throw std::invalid_argument("machine '" + spec_.name + "' has no CPUs");
+namespace {
+
+// The layout's CPU count in 64 bits, saturating (the loader refuses layouts above kMaxCpus, but a
+// spec built in code is checked here too, before cpus() could wrap in 32 bits).
+std::uint64_t cpu_count(const MachineSpec& s) {
+  std::uint64_t n = 1;
+  for (const std::uint64_t f : {std::uint64_t{s.nodes}, std::uint64_t{s.sockets_per_node},
+                                std::uint64_t{s.cores_per_socket}, std::uint64_t{s.threads_per_core}}) {
+    if (__builtin_mul_overflow(n, f, &n)) return UINT64_MAX;
+  }
+  return n;
+}
+
+MachineSpec checked_layout(MachineSpec s) {
+  const std::uint64_t cpus = cpu_count(s);
+  if (cpus == 0) throw std::invalid_argument("machine '" + s.name + "' has no CPUs (a layout count is 0)");
+  if (cpus > kMaxCpus || s.nodes > kMaxNodes) {
+    throw std::invalid_argument("machine '" + s.name + "' has " + std::to_string(s.nodes) + " nodes and " +
+                                std::to_string(cpus) + " CPUs; the limits are " + std::to_string(kMaxNodes) +
+                                " nodes and " + std::to_string(kMaxCpus) + " CPUs");
+  }
+  return s;
+}
+
+}  // namespace
+
+Machine::Machine(MachineSpec spec)
+    : spec_(checked_layout(std::move(spec))), topology_(spec_.topology, spec_.nodes) {
   if (spec_.caches.empty()) throw std::invalid_argument("machine '" + spec_.name + "' has no caches");
   for (std::size_t i = 0; i < spec_.caches.size(); ++i) {
     const auto& c = spec_.caches[i];
@@ -33,6 +62,12 @@ Machine::Machine(MachineSpec spec) : spec_(std::move(spec)), topology_(spec_.top
     node_of_core_.push_back(c / spec_.cores_per_socket / spec_.sockets_per_node);
   }
   one_cycle_ = cycles(1);
+}
+
+void Machine::throw_cycles_overflow(double n) const {
+  throw std::runtime_error("a CPU cost of " + std::to_string(n) + " cycles at " + std::to_string(spec_.clock_hz / 1e9) +
+                           " GHz does not fit the simulated clock (at most 9.2e18 ps, about 106 days): a "
+                           "cycle count or a cost scale factor (cpu_cost_scale) is too large");
 }
 
 }  // namespace walksim::machine
