@@ -299,8 +299,9 @@ sim::Picos Node::as_time(double clock_hz) const {
 sim::Picos Node::as_time_at_most(sim::Picos limit, const std::string& why, double clock_hz) const {
   const sim::Picos t = as_time(clock_hz);
   if (t > limit) {
-    fail("time " + in_quotes(as_string()) + " (" + format_time(t) + ") is above the limit of " + format_time(limit) +
-         " " + why);
+    const std::string text = as_string();
+    const std::string value = format_time(t) == text ? "" : " (" + format_time(t) + ")";
+    fail("time " + in_quotes(text) + value + " is above the limit of " + format_time(limit) + " " + why);
   }
   return t;
 }
