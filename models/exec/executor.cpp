@@ -37,6 +37,14 @@ void Executor::run() {
 
 void Executor::on_event(std::uint64_t tag) { run_thread(static_cast<CpuId>(tag)); }
 
+void Executor::throw_time_overflow(CpuId cpu) {
+  // Not a logic_error: the model is fine, an input is not (the loaders cap each time input, but
+  // enough of them in one run can still reach the end of the clock).
+  throw std::runtime_error("simulated time overflowed on CPU " + std::to_string(cpu) +
+                           ": its clock would pass 9.2e18 ps (about 106 days); a time input (a latency, cost, "
+                           "user time, scale factor or run length) is too large");
+}
+
 std::uint64_t& Executor::word_ref(const Op& op) {
   if (op.line >= watchers_.size()) watchers_.resize(std::max<std::size_t>(op.line + 1, watchers_.size() * 2));
   auto& store = op.word == kLineWord ? words_ : named_words_;
@@ -80,6 +88,7 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
     case OpKind::kLoad: {
       ++t.stats.loads;
       auto r = mem_.access(t.clock, cpu, op.line, AccessKind::kLoad);
+      check_done(cpu, t.clock, r.done);
       account(r);
       t.clock = r.done;
       t.last_result = word_ref(op);
@@ -90,8 +99,9 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
       std::uint64_t& w = word_ref(op);
       w = (w & ~op.mask) | (op.value & op.mask);
       auto r = mem_.access(t.clock, cpu, op.line, AccessKind::kStore, w);
+      check_done(cpu, t.clock, r.done);
       t.store_drain = std::max(t.store_drain, r.done);
-      t.clock += m.cycle();
+      t.clock = advance(cpu, t.clock, m.cycle());
       wake_watchers(op.line, r.done);
       return true;
     }
@@ -106,6 +116,7 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
       if (op.kind == OpKind::kRmwXchg) w = (old & ~op.mask) | (op.value & op.mask);  // xchg of a sub-field
       if (op.kind == OpKind::kCas && old == op.expect) w = op.value;
       auto r = mem_.access(t.clock, cpu, op.line, AccessKind::kRmw, w);
+      check_done(cpu, t.clock, r.done);
       account(r);
       t.clock = r.done;
       t.last_result = old;
@@ -116,21 +127,23 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
     case OpKind::kPrefetchW: {
       const bool excl = op.kind == OpKind::kPrefetchW;
       auto r = mem_.access(t.clock, cpu, op.line, excl ? AccessKind::kPrefetchExclusive : AccessKind::kPrefetch);
-      t.clock += m.cycle();
+      check_done(cpu, t.clock, r.done);
+      t.clock = advance(cpu, t.clock, m.cycle());
       if (excl) wake_watchers(op.line, r.done);
       return true;
     }
     case OpKind::kCompute:
-      t.clock += op.ps;
+      t.clock = advance(cpu, t.clock, op.ps);
       t.stats.compute += op.ps;
       return true;
     case OpKind::kFence:
-      t.clock = std::max(t.clock, t.store_drain) + m.spec().costs.fence;
+      t.clock = advance(cpu, std::max(t.clock, t.store_drain), m.spec().costs.fence);
       return true;
     case OpKind::kSpinUntil:
     case OpKind::kSleepUntil: {
       ++t.stats.loads;
       auto r = mem_.access(t.clock, cpu, op.line, AccessKind::kLoad);
+      check_done(cpu, t.clock, r.done);
       account(r);
       t.clock = r.done;
       const std::uint64_t w = word_ref(op);
@@ -159,7 +172,7 @@ void Executor::wake_watchers(LineId line, Picos at) {
     Thread& t = threads_[cpu];
     if (t.sleeping) {
       // A sleeper is made runnable by the writer and pays the scheduler's wake-up latency.
-      const Picos woken = std::max(at, t.clock) + t.pending.ps;
+      const Picos woken = advance(cpu, std::max(at, t.clock), t.pending.ps);
       t.stats.sleep += woken - t.parked_at;
       t.clock = woken;
     } else {

@@ -63,6 +63,18 @@ class Executor final : public sim::EventHandler {
     ThreadStats stats;
   };
 
+  // `at + by`, or std::runtime_error naming the CPU when simulated time would overflow int64.
+  static Picos advance(CpuId cpu, Picos at, Picos by) {
+    Picos sum;
+    if (__builtin_add_overflow(at, by, &sum)) [[unlikely]] throw_time_overflow(cpu);
+    return sum;
+  }
+  // A memory access completes no earlier than it was issued, unless its sum wrapped.
+  static void check_done(CpuId cpu, Picos issued, Picos done) {
+    if (done < issued) [[unlikely]] throw_time_overflow(cpu);
+  }
+  [[noreturn]] static void throw_time_overflow(CpuId cpu);
+
   void run_thread(CpuId cpu);
   // Executes one op; returns false when the thread parked.
   bool execute(CpuId cpu, Thread& t, const Op& op);
