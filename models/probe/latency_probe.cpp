@@ -66,17 +66,24 @@ Picos measure(const Machine& m, const std::string& state, CpuId holder, std::uin
   MemorySystem mem(m, false);
   const auto line = mem.add_line(home);
   Picos t = 0;
-  constexpr Picos kGap = 1'000'000;  // 1 us between set-up steps: every transaction has finished
-  if (state == "M") {
-    mem.access(t, holder, line, AccessKind::kStore, 1);
-  } else if (state == "E") {
-    mem.access(t, holder, line, AccessKind::kLoad);
-  } else if (state == "S") {
-    mem.access(t, third_party(m, holder), line, AccessKind::kLoad);
+  // 1 us between set-up steps, or longer when a step takes longer (components may be up to 1 s
+  // each): the timed access must find every set-up transaction finished, or it would measure
+  // the wait for them.
+  constexpr Picos kGap = 1'000'000;
+  const auto after = [&](const coherence::AccessResult& step) {
     t += kGap;
-    mem.access(t, holder, line, AccessKind::kLoad);
+    if (step.done > t) t = step.done + kGap;
+  };
+  if (state == "M") {
+    after(mem.access(t, holder, line, AccessKind::kStore, 1));
+  } else if (state == "E") {
+    after(mem.access(t, holder, line, AccessKind::kLoad));
+  } else if (state == "S") {
+    after(mem.access(t, third_party(m, holder), line, AccessKind::kLoad));
+    after(mem.access(t, holder, line, AccessKind::kLoad));
+  } else {
+    t += kGap;
   }
-  t += kGap;
   const auto r = mem.access(t, 0, line, op, 2);
   return r.done - t;
 }
