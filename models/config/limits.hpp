@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "models/config/strict_yaml.hpp"
 #include "sim/time.hpp"
 
 namespace walksim::config {
@@ -31,6 +32,9 @@ inline constexpr sim::Picos kMaxOperationTime = kPicosPerSecond;
 inline constexpr const char* kOperationTimeWhy =
     "for the user time of one operation (a run lasts milliseconds to seconds of simulated time; a "
     "longer time per operation is almost certainly a unit mistake and would overflow the simulated clock)";
+
+// A workload's time per operation (user_time and the like), at most kMaxOperationTime.
+inline sim::Picos operation_time(const Node& n) { return n.as_time_at_most(kMaxOperationTime, kOperationTimeWhy); }
 
 // "1s", "250ns", "1500ps": the largest unit that gives a whole number, for messages.
 inline std::string format_time(sim::Picos ps) {

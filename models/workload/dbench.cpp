@@ -2,6 +2,7 @@
 // §6–§7). Client i works in "./clients/client<i>/" below a shared working directory, so every
 // path crosses the shared cwd and `clients` dentries, then the client's private subtree. The
 // loadfile is synthetic (dbench_loadfile.hpp); throughput is reported in MB/s of ReadX + WriteX.
+#include "models/config/limits.hpp"
 #include "models/workload/dbench.hpp"
 
 #include <deque>
@@ -146,7 +147,7 @@ std::unique_ptr<Workload> make(const config::Node* params) {
       if (p.loadfile.max_open == 0 || p.loadfile.max_open > 200)
         n->fail("max_open must be 1..200 (dbench's MAX_FILES)");
     }
-    if (auto n = params->optional("user_time")) p.user = n->as_time();
+    if (auto n = params->optional("user_time")) p.user = config::operation_time(*n);
     if (auto n = params->optional("acl")) p.acl = n->as_bool();
     if (auto n = params->optional("distinct_loadfiles")) p.distinct_loadfiles = n->as_bool();
     if (auto n = params->optional("cwd")) {

@@ -1,6 +1,8 @@
 // Shared parameters and file placement of the per-process file loops.
 #include "models/workload/file_loop.hpp"
 
+#include "models/config/limits.hpp"
+
 namespace walksim::workload {
 
 FileLoopParams read_file_loop_params(const config::Node* params) {
@@ -11,7 +13,7 @@ FileLoopParams read_file_loop_params(const config::Node* params) {
     p.cwd = n->as_string();
     if (p.cwd.empty() || p.cwd[0] != '/') n->fail("cwd must be an absolute path such as '/mnt/ram'");
   }
-  if (auto n = params->optional("user_time")) p.user = n->as_time();
+  if (auto n = params->optional("user_time")) p.user = config::operation_time(*n);
   return p;
 }
 

@@ -19,6 +19,7 @@
 #include <set>
 #include <string>
 
+#include "models/config/limits.hpp"
 #include "models/workload/workload.hpp"
 #include "models/workload/workload_registry.hpp"
 
@@ -288,7 +289,7 @@ std::unique_ptr<Workload> make(const config::Node* params) {
     count("prereq_stats", p.prereq_stats, 0, pool);
     count("headers", p.headers, 0, pool);
     count("header_misses", p.header_misses, 0, std::min(p.headers, missable));
-    if (auto n = params->optional("user_time_per_unit")) p.user_per_unit = n->as_time();
+    if (auto n = params->optional("user_time_per_unit")) p.user_per_unit = config::operation_time(*n);
     if (auto n = params->optional("src")) {
       p.src = n->as_string();
       if (p.src.size() < 2 || p.src[0] != '/') n->fail("src must be an absolute path such as '/usr/src/linux'");

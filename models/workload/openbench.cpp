@@ -4,6 +4,7 @@
 // first open creates the file, so later ones take the existing-file path of do_last.
 #include <string>
 
+#include "models/config/limits.hpp"
 #include "models/workload/workload.hpp"
 #include "models/workload/workload_registry.hpp"
 
@@ -101,7 +102,7 @@ std::unique_ptr<Workload> make(const config::Node* params) {
       p.loops = n->as_uint();
       if (p.loops == 0) n->fail("loops must be at least 1");
     }
-    if (auto n = params->optional("user_time")) p.user = n->as_time();
+    if (auto n = params->optional("user_time")) p.user = config::operation_time(*n);
     if (auto n = params->optional("dir")) {
       p.dir = n->as_string();
       if (p.dir.empty() || p.dir[0] != '/') n->fail("dir must be an absolute path such as '/mnt/ram'");

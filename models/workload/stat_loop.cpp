@@ -3,6 +3,7 @@
 // shared by all. The V-stat workload (published.md) is stat("./file") in one process.
 #include <string>
 
+#include "models/config/limits.hpp"
 #include "models/workload/workload.hpp"
 #include "models/workload/workload_registry.hpp"
 
@@ -78,7 +79,7 @@ std::unique_ptr<Workload> make(const config::Node* params) {
     if (auto n = params->optional("shared_file")) p.shared_file = n->as_bool();
     if (auto n = params->optional("threads")) p.threads = n->as_bool();
     if (auto n = params->optional("call")) p.lstat = n->as_choice({"stat", "lstat"}) == 1;
-    if (auto n = params->optional("user_time")) p.user = n->as_time();
+    if (auto n = params->optional("user_time")) p.user = config::operation_time(*n);
     if (auto n = params->optional("cwd")) p.cwd = n->as_string();
   }
   return std::make_unique<StatLoop>(p);
