@@ -41,8 +41,9 @@ void Executor::throw_time_overflow(CpuId cpu) {
   // Not a logic_error: the model is fine, an input is not (the loaders cap each time input, but
   // enough of them in one run can still reach the end of the clock).
   throw std::runtime_error("simulated time overflowed on CPU " + std::to_string(cpu) +
-                           ": its clock would pass 9.2e18 ps (about 106 days); a time input (a latency, cost, "
-                           "user time, scale factor or run length) is too large");
+                           ": its clock would pass the end of the simulated clock (9.2e18 ps, about 106 days; "
+                           "memory accesses must start in its first half); a time input (a latency, cost, user "
+                           "time, scale factor or run length) is too large");
 }
 
 std::uint64_t& Executor::word_ref(const Op& op) {
@@ -87,8 +88,8 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
   switch (op.kind) {
     case OpKind::kLoad: {
       ++t.stats.loads;
+      check_issue(cpu, t.clock);
       auto r = mem_.access(t.clock, cpu, op.line, AccessKind::kLoad);
-      check_done(cpu, t.clock, r.done);
       account(r);
       t.clock = r.done;
       t.last_result = word_ref(op);
@@ -98,8 +99,8 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
       ++t.stats.stores;
       std::uint64_t& w = word_ref(op);
       w = (w & ~op.mask) | (op.value & op.mask);
+      check_issue(cpu, t.clock);
       auto r = mem_.access(t.clock, cpu, op.line, AccessKind::kStore, w);
-      check_done(cpu, t.clock, r.done);
       t.store_drain = std::max(t.store_drain, r.done);
       t.clock = advance(cpu, t.clock, m.cycle());
       wake_watchers(op.line, r.done);
@@ -115,8 +116,8 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
       if (op.kind == OpKind::kRmwAdd) w = old + op.value;
       if (op.kind == OpKind::kRmwXchg) w = (old & ~op.mask) | (op.value & op.mask);  // xchg of a sub-field
       if (op.kind == OpKind::kCas && old == op.expect) w = op.value;
+      check_issue(cpu, t.clock);
       auto r = mem_.access(t.clock, cpu, op.line, AccessKind::kRmw, w);
-      check_done(cpu, t.clock, r.done);
       account(r);
       t.clock = r.done;
       t.last_result = old;
@@ -126,8 +127,8 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
     case OpKind::kPrefetch:
     case OpKind::kPrefetchW: {
       const bool excl = op.kind == OpKind::kPrefetchW;
+      check_issue(cpu, t.clock);
       auto r = mem_.access(t.clock, cpu, op.line, excl ? AccessKind::kPrefetchExclusive : AccessKind::kPrefetch);
-      check_done(cpu, t.clock, r.done);
       t.clock = advance(cpu, t.clock, m.cycle());
       if (excl) wake_watchers(op.line, r.done);
       return true;
@@ -142,8 +143,8 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
     case OpKind::kSpinUntil:
     case OpKind::kSleepUntil: {
       ++t.stats.loads;
+      check_issue(cpu, t.clock);
       auto r = mem_.access(t.clock, cpu, op.line, AccessKind::kLoad);
-      check_done(cpu, t.clock, r.done);
       account(r);
       t.clock = r.done;
       const std::uint64_t w = word_ref(op);

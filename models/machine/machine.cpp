@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/config/limits.hpp"
 #include "models/machine/machine_limits.hpp"
 
 namespace walksim::machine {
@@ -22,7 +23,34 @@ std::uint64_t cpu_count(const MachineSpec& s) {
   return n;
 }
 
+// Component times built in code get the loader's limit too: the executor relies on every memory
+// transaction being far shorter than half the simulated clock.
+void check_times(const MachineSpec& s) {
+  const auto check = [&](const std::string& what, Picos t) {
+    if (t < 0 || t > config::kMaxComponentTime) {
+      throw std::invalid_argument("machine '" + s.name + "': " + what + " of " + std::to_string(t) +
+                                  " ps is outside 0.." + config::format_time(config::kMaxComponentTime));
+    }
+  };
+  for (const CacheLevelSpec& c : s.caches) check(c.name + " latency", c.latency);
+  for (const LinkSpec& l : s.topology.links) {
+    check("link " + l.a + "-" + l.b + " latency", l.latency);
+    if (!(s.line_size / l.bandwidth_bytes_per_s * 1e12 <= static_cast<double>(config::kMaxComponentTime))) {
+      throw std::invalid_argument("machine '" + s.name + "': link " + l.a + "-" + l.b +
+                                  " is too slow to carry one line in a second");
+    }
+  }
+  check("router_latency", s.topology.router_latency);
+  check("domain_link", s.topology.domain_link);
+  check("dram_access", s.dram_access);
+  for (const Picos t : {s.costs.probe_lookup, s.costs.directory_lookup, s.costs.onchip_snoop_clean,
+                        s.costs.onchip_snoop_dirty, s.costs.atomic_overhead, s.costs.fence}) {
+    check("a coherence cost", t);
+  }
+}
+
 MachineSpec checked_layout(MachineSpec s) {
+  check_times(s);
   const std::uint64_t cpus = cpu_count(s);
   if (cpus == 0) throw std::invalid_argument("machine '" + s.name + "' has no CPUs (a layout count is 0)");
   if (cpus > kMaxCpus || s.nodes > kMaxNodes) {

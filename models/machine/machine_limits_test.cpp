@@ -211,6 +211,17 @@ TEST_F(MachineLimits, ALinkTooSlowToCarryOneLineASecondIsRefused) {
   EXPECT_TRUE(contains(e.message(), "is too low: one 64 B line would occupy the link for more than 1s")) << e.what();
 }
 
+TEST_F(MachineLimits, AMachineBuiltInCodeWithAComponentAboveOneSecondIsRefusedByMachine) {
+  MachineSpec spec = load_machine("nehalem-ep-2s8c", kMachineDirs);
+  spec.dram_access = 5'000'000'000'000'000'000;
+  try {
+    const Machine m(spec);
+    ADD_FAILURE() << "a DRAM access of 5e18 ps was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_TRUE(contains(e.what(), "dram_access of 5000000000000000000 ps is outside 0..1s")) << e.what();
+  }
+}
+
 TEST(MachineCycles, ACycleCountThatDoesNotFitPicosecondsThrowsInsteadOfWrapping) {
   const Machine m(load_machine("nehalem-ep-2s8c", kMachineDirs));
   EXPECT_EQ(m.cycles(2.93e9), 1'000'000'000'000);  // one second

@@ -1,7 +1,10 @@
 // Holder placement, state set-up and timing for the probe table, and the two-thread ping-pong.
 #include "models/probe/latency_probe.hpp"
 
+#include <new>
 #include <optional>
+#include <stdexcept>
+#include <string>
 
 #include "models/coherence/memory_system.hpp"
 #include "models/exec/executor.hpp"
@@ -133,9 +136,7 @@ Picos pingpong_finish(const Machine& m, CpuId partner, int rounds) {
   return ex.stats(0).finished;
 }
 
-}  // namespace
-
-ProbeReport run_latency_probe(const Machine& m) {
+ProbeReport run_probe(const Machine& m) {
   ProbeReport rep;
   rep.machine = m.spec().name;
   const auto hs = holders(m);
@@ -176,6 +177,18 @@ ProbeReport run_latency_probe(const Machine& m) {
     rep.pingpong.push_back({h.name, h.cpu, t / kMeasured});
   }
   return rep;
+}
+
+}  // namespace
+
+ProbeReport run_latency_probe(const Machine& m) {
+  try {
+    return run_probe(m);
+  } catch (const std::bad_alloc&) {
+    // The machine loader's size limits should prevent this; if not, say what was being built.
+    throw std::runtime_error("out of memory building the memory system of machine '" + m.spec().name + "' (" +
+                             std::to_string(m.cpus()) + " CPUs) for the latency probe");
+  }
 }
 
 }  // namespace walksim::probe
