@@ -54,8 +54,8 @@ inline std::size_t utf8_sequence(std::string_view s, std::size_t i, std::uint32_
 // C1 controls (U+0080..U+009F; U+009B is a CSI on many terminals) and the bidirectional overrides
 // and isolates that can make a message read differently from what it says.
 inline bool is_unsafe_code_point(std::uint32_t c) {
-  return (c >= 0x80 && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) ||
-         c == 0x2028 || c == 0x2029;
+  return (c >= 0x80 && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c == 0x2028 ||
+         c == 0x2029;
 }
 
 }  // namespace detail

@@ -398,8 +398,7 @@ Node load_string(const std::string& text, const std::string& file_name) {
   if (documents.size() > 1) {
     const SourceMark at = to_source_mark(file_name, documents[1].Mark());
     throw ConfigError(at, "",
-                      "a second YAML document starts " +
-                          (at.line > 0 ? "here" : std::string("after the first")) +
+                      "a second YAML document starts " + (at.line > 0 ? "here" : std::string("after the first")) +
                           "; a config file holds one document: remove the '---' line that starts it "
                           "(or merge the two)");
   }

@@ -66,7 +66,9 @@ class Executor final : public sim::EventHandler {
   // `at + by`, or std::runtime_error naming the CPU when simulated time would overflow int64.
   static Picos advance(CpuId cpu, Picos at, Picos by) {
     Picos sum;
-    if (__builtin_add_overflow(at, by, &sum)) [[unlikely]] throw_time_overflow(cpu);
+    if (__builtin_add_overflow(at, by, &sum)) [[unlikely]] {
+      throw_time_overflow(cpu);
+    }
     return sum;
   }
   // The memory system adds a transaction's components to the issue time without checks. Each
@@ -74,7 +76,9 @@ class Executor final : public sim::EventHandler {
   // shorter than half the clock: issuing no access past that half keeps its sums from wrapping.
   static constexpr Picos kAccessHorizon = sim::kNever / 2;
   static void check_issue(CpuId cpu, Picos at) {
-    if (at > kAccessHorizon) [[unlikely]] throw_time_overflow(cpu);
+    if (at > kAccessHorizon) [[unlikely]] {
+      throw_time_overflow(cpu);
+    }
   }
   [[noreturn]] static void throw_time_overflow(CpuId cpu);
 

@@ -54,12 +54,13 @@ TEST_F(KernelLimits, AHugeStepCostIsRefusedInsteadOfVanishingInTheConversion) {
   EXPECT_EQ(e.key_path(), "cpu_costs.syscall.cycles");
   EXPECT_EQ(e.mark().line, 5);
   EXPECT_TRUE(contains(e.message(), "cycles 1e300 is above the limit of 1e9")) << e.what();
-  EXPECT_NO_THROW(
-      load_kernel(child("kmax", "cpu_costs:\n  syscall: {cycles: 1e9, source: \"estimate: x\"}\n"), testing::kernel_dirs()));
+  EXPECT_NO_THROW(load_kernel(child("kmax", "cpu_costs:\n  syscall: {cycles: 1e9, source: \"estimate: x\"}\n"),
+                              testing::kernel_dirs()));
 }
 
 TEST_F(KernelLimits, ALayoutOfTooManyLinesIsRefusedAtItsKey) {
-  std::string lines = "layouts:\n  dentry:\n    - [d_count, d_flags, d_lock, d_mounted, d_inode, d_hash, d_parent, d_name]\n";
+  std::string lines =
+      "layouts:\n  dentry:\n    - [d_count, d_flags, d_lock, d_mounted, d_inode, d_hash, d_parent, d_name]\n";
   for (int i = 0; i < 64; ++i) lines += "    - []\n";  // 65 lines: one above the limit
   const auto e = load_error(child("klines", lines));
   EXPECT_EQ(e.key_path(), "layouts.dentry");

@@ -188,9 +188,9 @@ void check_kernel_fits_machine(const KernelSpec& kernel, std::uint32_t nodes, st
   if (kernel.boot_node < nodes) return;
   const std::string which = machine.empty() ? "the machine" : "machine '" + std::string(machine) + "'";
   throw config::ConfigError(kernel.boot_node_mark, "placement.boot_objects_node",
-                            "node " + std::to_string(kernel.boot_node) + " does not exist on " + which + ", which has " +
-                                std::to_string(nodes) + " NUMA node" + (nodes == 1 ? "" : "s") + " (valid values: 0.." +
-                                std::to_string(nodes - 1) + ")");
+                            "node " + std::to_string(kernel.boot_node) + " does not exist on " + which +
+                                ", which has " + std::to_string(nodes) + " NUMA node" + (nodes == 1 ? "" : "s") +
+                                " (valid values: 0.." + std::to_string(nodes - 1) + ")");
 }
 
 std::vector<std::string> list_kernels(const std::vector<std::string>& search_dirs) {

@@ -63,8 +63,7 @@ MachineSpec checked_layout(MachineSpec s) {
 
 }  // namespace
 
-Machine::Machine(MachineSpec spec)
-    : spec_(checked_layout(std::move(spec))), topology_(spec_.topology, spec_.nodes) {
+Machine::Machine(MachineSpec spec) : spec_(checked_layout(std::move(spec))), topology_(spec_.topology, spec_.nodes) {
   if (spec_.caches.empty()) throw std::invalid_argument("machine '" + spec_.name + "' has no caches");
   for (std::size_t i = 0; i < spec_.caches.size(); ++i) {
     const auto& c = spec_.caches[i];

@@ -63,7 +63,9 @@ class Machine {
   // scale factor, or NaN) throws std::runtime_error rather than converting with undefined behaviour.
   Picos cycles(double n) const {
     const double ps = n * 1e12 / spec_.clock_hz + 0.5;
-    if (!(ps > -9.2e18 && ps < 9.2e18)) [[unlikely]] throw_cycles_overflow(n);
+    if (!(ps > -9.2e18 && ps < 9.2e18)) [[unlikely]] {
+      throw_cycles_overflow(n);
+    }
     return static_cast<Picos>(ps);
   }
   Picos cycle() const { return one_cycle_; }  // cycles(1), precomputed

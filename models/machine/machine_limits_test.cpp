@@ -1,6 +1,8 @@
 // Tests for the machine limits (machine_limits.hpp, config/limits.hpp): every absurd size or time of
 // the robustness review is refused at load with the key and the limit, instead of wrapping,
 // crashing, hanging or running out of memory; values at the limits still load.
+#include "models/machine/machine_limits.hpp"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -11,7 +13,6 @@
 
 #include "models/config/config_error.hpp"
 #include "models/machine/machine.hpp"
-#include "models/machine/machine_limits.hpp"
 #include "models/machine/machine_loader.hpp"
 
 namespace walksim::machine {
@@ -46,8 +47,10 @@ class MachineLimits : public ::testing::Test {
     text.replace(text.find("name: synthetic-1024c"), 21, "name: " + name);
     for (const auto& [from, to] : edits) {
       const auto at = text.find(from);
-      if (at == std::string::npos) ADD_FAILURE() << "no '" << from << "' in synthetic-1024c.yaml";
-      else text.replace(at, from.size(), to);
+      if (at == std::string::npos)
+        ADD_FAILURE() << "no '" << from << "' in synthetic-1024c.yaml";
+      else
+        text.replace(at, from.size(), to);
     }
     return write(name, text);
   }
@@ -77,8 +80,9 @@ TEST_F(MachineLimits, ACpuCountThatWrappedTo8In32BitsIsRefusedNamingTheLayoutKey
   // 2 x 1 x 4 x 536870913 = 2^32 + 8: it used to become an 8-CPU machine that crashed in the probe.
   const auto e = load_error(child("wrap", "layout:\n  threads_per_core: " + sourced("536870913") + "\n"));
   EXPECT_EQ(e.key_path(), "layout");
-  EXPECT_TRUE(contains(e.message(), "nodes x sockets_per_node x cores_per_socket x threads_per_core = 2 x 1 x 4 x "
-                                    "536870913 = 4294967304 CPUs, above the limit of 65536 CPUs"))
+  EXPECT_TRUE(contains(e.message(),
+                       "nodes x sockets_per_node x cores_per_socket x threads_per_core = 2 x 1 x 4 x "
+                       "536870913 = 4294967304 CPUs, above the limit of 65536 CPUs"))
       << e.what();
 }
 
@@ -110,8 +114,7 @@ TEST_F(MachineLimits, AMachineBuiltInCodeAboveTheCpuLimitIsRefusedByMachine) {
 TEST_F(MachineLimits, AHugeDramAccessIsRefusedAndOneSecondStillLoads) {
   const auto e = load_error(child("slow", "memory:\n  dram_access: " + sourced("9000000s") + "\n"));
   EXPECT_EQ(e.key_path(), "memory.dram_access.value");
-  EXPECT_TRUE(contains(e.message(), "time '9000000s' is above the limit of 1s for a hardware latency"))
-      << e.what();
+  EXPECT_TRUE(contains(e.message(), "time '9000000s' is above the limit of 1s for a hardware latency")) << e.what();
   EXPECT_NO_THROW(load_machine(child("slow1", "memory:\n  dram_access: " + sourced("1s") + "\n"), kMachineDirs));
 }
 

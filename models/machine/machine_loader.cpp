@@ -306,8 +306,9 @@ void read_generator(const Node& ic, MachineSpec& spec, LinkBuilder& builder) {
     case Kind::kFullMesh: {
       const Node cls = gen.child("class");
       if (std::uint64_t{n} * (n - 1) / 2 > kMaxLinks) {
-        kind_node.fail("a full mesh of " + std::to_string(n) + " nodes has " + std::to_string(std::uint64_t{n} * (n - 1) / 2) +
-                       " links, above " + link_limit + " (a full mesh of at most 362 nodes); use a fat-tree");
+        kind_node.fail("a full mesh of " + std::to_string(n) + " nodes has " +
+                       std::to_string(std::uint64_t{n} * (n - 1) / 2) + " links, above " + link_limit +
+                       " (a full mesh of at most 362 nodes); use a fat-tree");
       }
       for (std::uint32_t a = 0; a < n; ++a) {
         for (std::uint32_t b = a + 1; b < n; ++b) builder.add(node_name(a), node_name(b), cls);
@@ -388,7 +389,8 @@ void read_interconnect(const Node& root, MachineSpec& spec) {
       }
     }
     const Node links = ic.child("links");
-    if (links.size() > kMaxLinks) links.fail(std::to_string(links.size()) + " links, above the limit of " + std::to_string(kMaxLinks));
+    if (links.size() > kMaxLinks)
+      links.fail(std::to_string(links.size()) + " links, above the limit of " + std::to_string(kMaxLinks));
     read_links(ic, spec, builder);
   } else {
     if (ic.has("routers")) ic.child("routers").fail("'routers' goes with 'links'; a generator makes its own routers");

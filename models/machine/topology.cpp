@@ -46,7 +46,7 @@ Topology::Topology(const TopologySpec& spec, std::uint32_t node_count) : node_co
   const Weight k = 2 * static_cast<Weight>(vertex_count) + 2;
   Graph g(vertex_count);
   std::map<std::pair<std::size_t, std::size_t>, std::uint32_t> link_index;  // (u, v) -> spec.links index
-  std::vector<std::size_t> link_a(spec.links.size());                         // vertex of each link's end a
+  std::vector<std::size_t> link_a(spec.links.size());                       // vertex of each link's end a
   for (std::uint32_t li = 0; li < spec.links.size(); ++li) {
     const LinkSpec& link = spec.links[li];
     const auto a = vertex.find(link.a);

@@ -27,7 +27,8 @@ const ProbeEntry& find(const ProbeReport& r, const std::string& op, const std::s
 }
 
 TEST(SlowMachineProbe, SetUpTransactionsLongerThanTheGapAreWaitedForBeforeTheTimedAccess) {
-  machine::MachineSpec spec = coherence::testing::two_socket(ProtocolKind::kMesifInclusive, Inclusion::kInclusive, 2, 1);
+  machine::MachineSpec spec =
+      coherence::testing::two_socket(ProtocolKind::kMesifInclusive, Inclusion::kInclusive, 2, 1);
   spec.dram_access = kSecond;
   const machine::Machine m(spec);
   const ProbeReport r = run_latency_probe(m);

@@ -2,12 +2,12 @@
 // §6–§7). Client i works in "./clients/client<i>/" below a shared working directory, so every
 // path crosses the shared cwd and `clients` dentries, then the client's private subtree. The
 // loadfile is synthetic (dbench_loadfile.hpp); throughput is reported in MB/s of ReadX + WriteX.
-#include "models/config/limits.hpp"
 #include "models/workload/dbench.hpp"
 
 #include <deque>
 #include <string>
 
+#include "models/config/limits.hpp"
 #include "models/workload/workload_registry.hpp"
 
 namespace walksim::workload {

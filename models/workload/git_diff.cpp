@@ -183,7 +183,8 @@ std::unique_ptr<Workload> make(const config::Node* params) {
     if (auto n = params->optional("files")) {
       p.shape.files = n->as_uint32();
       if (p.shape.files == 0 || p.shape.files > kMaxFiles) {
-        n->fail("files must be 1.." + std::to_string(kMaxFiles) + " (each process's copy of the tree costs about "
+        n->fail("files must be 1.." + std::to_string(kMaxFiles) +
+                " (each process's copy of the tree costs about "
                 "3.4 KB of host memory per file)");
       }
     }

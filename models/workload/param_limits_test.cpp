@@ -29,9 +29,9 @@ config::ConfigError make_error(const WorkloadKind& kind, const std::string& yaml
 
 TEST(WorkloadLimits, EveryUserTimeParameterIsCappedAtOneSecondPerOperation) {
   const std::vector<std::pair<const WorkloadKind*, std::string>> params{
-      {&kStatLoopKind, "user_time"},          {&kOpenbenchKind, "user_time"},  {&kDbenchKind, "user_time"},
+      {&kStatLoopKind, "user_time"},          {&kOpenbenchKind, "user_time"},   {&kDbenchKind, "user_time"},
       {&kOpenCloseKind, "user_time"},         {&kCreatUnlinkKind, "user_time"}, {&kKbuildKind, "user_time_per_unit"},
-      {&kGitDiffKind, "user_time_per_entry"}, {&kLockLoopKind, "think_time"},  {&kLockLoopKind, "hold_time"}};
+      {&kGitDiffKind, "user_time_per_entry"}, {&kLockLoopKind, "think_time"},   {&kLockLoopKind, "hold_time"}};
   for (const auto& [kind, key] : params) {
     SCOPED_TRACE(std::string(kind->name) + "." + key);
     const auto e = make_error(*kind, key + ": 9000000s");
@@ -65,7 +65,8 @@ class TraceUserLimits : public ::testing::Test {
 };
 
 TEST_F(TraceUserLimits, UserLinesBeforeOneCallAddingUpToMoreThanASecondAreRefusedAtTheLine) {
-  const std::string path = write("process p0 cwd=/mnt/ram\nfile /mnt/ram/f\np0 user 600ms\np0 user 600ms\np0 stat ./f\n");
+  const std::string path =
+      write("process p0 cwd=/mnt/ram\nfile /mnt/ram/f\np0 user 600ms\np0 user 600ms\np0 stat ./f\n");
   try {
     load_trace(path);
     ADD_FAILURE() << "1.2 s of user time before one call was accepted";
@@ -73,8 +74,9 @@ TEST_F(TraceUserLimits, UserLinesBeforeOneCallAddingUpToMoreThanASecondAreRefuse
     EXPECT_EQ(e.mark().line, 4);
     EXPECT_TRUE(contains(e.message(), "user time before one call adds up to more than 1s")) << e.what();
   }
-  EXPECT_NO_THROW(load_trace(write("process p0 cwd=/mnt/ram\nfile /mnt/ram/f\np0 user 1s\np0 stat ./f\n"
-                                   "p0 user 1s\np0 stat ./f\n")));
+  EXPECT_NO_THROW(
+      load_trace(write("process p0 cwd=/mnt/ram\nfile /mnt/ram/f\np0 user 1s\np0 stat ./f\n"
+                       "p0 user 1s\np0 stat ./f\n")));
 }
 
 }  // namespace
