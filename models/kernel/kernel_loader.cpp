@@ -72,7 +72,8 @@ void read_layouts(const Node& root, KernelSpec& k) {
     if (lines.size() > kMaxLayoutLines) {
       lines.fail("the layout of " + type + " has " + std::to_string(lines.size()) + " lines, above the limit of " +
                  std::to_string(kMaxLayoutLines) +
-                 " 64-byte lines (4 KiB) per object: every object of the type is given that many simulated lines");
+                 " lines per object (4 KiB of 64-byte lines): every object of the type is given that many simulated "
+                 "lines");
     }
     ObjectLayout layout;
     layout.type = type;

@@ -96,7 +96,7 @@ class Parser {
         if (t > config::kMaxOperationTime - st.user) {
           fail(n, tok[2].column,
                "user time before one call adds up to more than " + config::format_time(config::kMaxOperationTime) +
-                   " " + config::kOperationTimeWhy);
+                   ", the limit " + config::kOperationTimeWhy);
         }
         st.user += t;
       } catch (const config::UnitError& e) {
