@@ -8,6 +8,13 @@ namespace walksim::sim {
 
 void Simulation::schedule(Picos at, EventHandler* handler, std::uint64_t tag) {
   if (at < now_) {
+    // A negative time is not a logic error of the model but a sum that wrapped (the executor
+    // checks its own additions; this catches any other caller): report it as bad input.
+    if (at < 0) {
+      throw std::runtime_error("simulated time overflowed: an event was scheduled at " + std::to_string(at) +
+                               " ps, past the end of the clock (9.2e18 ps, about 106 days); a time input "
+                               "(a latency, cost, user time or run length) is too large");
+    }
     throw std::logic_error("event scheduled in the past: " + std::to_string(at) + " ps < now " +
                            std::to_string(now_) + " ps");
   }

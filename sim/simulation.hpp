@@ -28,7 +28,8 @@ class Simulation {
   Picos now() const { return now_; }
   Rng& rng() { return rng_; }
 
-  // Schedules handler->on_event(tag) at time `at`; at < now() is a programming error.
+  // Schedules handler->on_event(tag) at time `at`; at < now() is a programming error
+  // (std::logic_error), except a negative `at`, an overflowed sum (std::runtime_error).
   void schedule(Picos at, EventHandler* handler, std::uint64_t tag);
   Picos next_event_time() const { return queue_.next_time(); }
   bool idle() const { return queue_.empty(); }

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/config/printable.hpp"
+
 namespace walksim::config {
 
 struct SourceMark {
@@ -23,15 +25,17 @@ class ConfigError : public std::runtime_error {
 
   const SourceMark& mark() const { return mark_; }
   const std::string& key_path() const { return key_path_; }
-  const std::string& message() const { return message_; }
+  const std::string& message() const { return message_; }  // as given; what() is escaped
 
  private:
+  // File names, keys and messages quote the user's input, so control characters in it are
+  // escaped here, once for every loader (see printable.hpp).
   static std::string format(const SourceMark& m, const std::string& key, const std::string& msg) {
-    std::string s = m.file;
+    std::string s = printable(m.file);
     if (m.line > 0) s += ":" + std::to_string(m.line) + ":" + std::to_string(m.column);
     if (!s.empty()) s += ": ";
-    if (!key.empty()) s += "key '" + key + "': ";
-    return s + msg;
+    if (!key.empty()) s += "key '" + printable(key) + "': ";
+    return s + printable(msg);
   }
 
   SourceMark mark_;

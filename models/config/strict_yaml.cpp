@@ -3,6 +3,7 @@
 // and messages that say what would have been valid.
 #include "models/config/strict_yaml.hpp"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "models/config/limits.hpp"
 #include "models/config/units.hpp"
 
 namespace walksim::config {
@@ -294,6 +296,16 @@ sim::Picos Node::as_time(double clock_hz) const {
   return with_units(*this, [&] { return parse_time(t, clock_hz); });
 }
 
+sim::Picos Node::as_time_at_most(sim::Picos limit, const std::string& why, double clock_hz) const {
+  const sim::Picos t = as_time(clock_hz);
+  if (t > limit) {
+    const std::string text = as_string();
+    const std::string value = format_time(t) == text ? "" : " (" + format_time(t) + ")";
+    fail("time " + in_quotes(text) + value + " is above the limit of " + format_time(limit) + " " + why);
+  }
+  return t;
+}
+
 double Node::as_frequency() const {
   const std::string& t = scalar_text(*this, state_->layers.front().value, "a frequency such as '2.3GHz'");
   return with_units(*this, [&] { return parse_frequency(t); });
@@ -368,18 +380,44 @@ Node Node::layered(const std::vector<Node>& layers) {
 // --- Loading ---
 
 Node load_string(const std::string& text, const std::string& file_name) {
+  std::vector<YAML::Node> documents;
   try {
-    return Node(make_root(YAML::Load(text), file_name));
+    documents = YAML::LoadAll(text);
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp's own guard against stack exhaustion; its message is only "bad file".
+    throw ConfigError(to_source_mark(file_name, e.mark), "",
+                      "lists and mappings are nested too deeply (" + std::to_string(e.depth()) +
+                          " levels; a config file needs a handful)");
   } catch (const YAML::ParserException& e) {
     throw ConfigError(to_source_mark(file_name, e.mark), "", "YAML syntax error: " + e.msg);
+  } catch (const std::bad_alloc&) {
+    throw ConfigError(SourceMark{file_name, 0, 0}, "",
+                      "out of memory while parsing the YAML (" + std::to_string(text.size()) + " bytes)");
   }
+  // Everything after a second `---` would otherwise be ignored without a word.
+  if (documents.size() > 1) {
+    const SourceMark at = to_source_mark(file_name, documents[1].Mark());
+    throw ConfigError(at, "",
+                      "a second YAML document starts " + (at.line > 0 ? "here" : std::string("after the first")) +
+                          "; a config file holds one document: remove the '---' line that starts it "
+                          "(or merge the two)");
+  }
+  return Node(make_root(documents.empty() ? YAML::Node() : documents.front(), file_name));
 }
 
 Node load_file(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    throw ConfigError(SourceMark{path, 0, 0}, "",
-                      std::filesystem::exists(path, ec) ? "not a regular file" : "file not found");
+  const std::filesystem::file_status st = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::is_regular_file(st)) {
+    std::string why = "not a regular file";
+    if (ec == std::errc::too_many_symbolic_link_levels) {
+      why = "too many levels of symbolic links (a symbolic link loop?)";
+    } else if (ec == std::errc::no_such_file_or_directory || st.type() == std::filesystem::file_type::not_found) {
+      why = "file not found";
+    } else if (ec) {
+      why = "cannot read: " + ec.message();
+    }
+    throw ConfigError(SourceMark{path, 0, 0}, "", why);
   }
   std::ifstream in(path);
   if (!in) throw ConfigError(SourceMark{path, 0, 0}, "", "cannot open file for reading");

@@ -70,6 +70,8 @@ class Node {
   template <typename E>
   E as_enum(const std::vector<std::pair<std::string, E>>& table) const;
   sim::Picos as_time(double clock_hz = 0) const;  // "85ns", "3cycles" (needs clock_hz > 0)
+  // As as_time, and at most `limit` (see limits.hpp); `why` ends the message ("for a hardware ...").
+  sim::Picos as_time_at_most(sim::Picos limit, const std::string& why, double clock_hz = 0) const;
   double as_frequency() const;                    // Hz
   std::uint64_t as_size() const;                  // bytes
   double as_bandwidth() const;                    // bytes per second
@@ -93,8 +95,9 @@ class Node {
   std::shared_ptr<State> state_;
 };
 
-// Parses a whole file. A missing file, an unreadable file or a YAML syntax error is a ConfigError
-// with the file name and (for syntax errors) the line and column yaml-cpp reports.
+// Parses a whole file. A missing file, an unreadable file, a YAML syntax error, nesting deeper than
+// yaml-cpp's limit and a second YAML document (`---`) are each a ConfigError with the file name and,
+// where known, the line and column.
 Node load_file(const std::string& path);
 Node load_string(const std::string& text, const std::string& file_name);
 

@@ -111,14 +111,19 @@ double scaled(std::string_view text, std::string_view what, const std::array<Uni
   const std::string valid = unit_list(units);
   const Quantity q = split(text, what, valid);
   for (const Unit& u : units) {
-    if (q.unit == u.name) return q.number * u.factor;
+    if (q.unit != u.name) continue;
+    // A finite number can still overflow once scaled ("1e300GHz"): infinity is not a quantity.
+    const double v = q.number * u.factor;
+    if (!std::isfinite(v)) throw UnitError(std::string(what) + " " + in_quotes(trim(text)) + " is too large");
+    return v;
   }
   throw_unknown_unit(text, what, q, units, valid);
 }
 
-// Converts to an integer result, refusing values that would overflow rather than wrapping.
+// Converts to an integer result, refusing values that would overflow rather than wrapping (and
+// NaN, which compares false). 9.2e18 is just below INT64_MAX (9.22e18) and exactly representable.
 std::int64_t to_int64(double v, std::string_view text) {
-  if (!(v < 9.2e18)) throw UnitError("value " + in_quotes(trim(text)) + " is too large");
+  if (!(v >= 0 && v < 9.2e18)) throw UnitError("value " + in_quotes(trim(text)) + " is too large");
   return std::llround(v);
 }
 

@@ -60,6 +60,7 @@ std::uint32_t Executor::smt_cores() const {
 }
 
 coherence::AccessResult Executor::access(Thread& t, CpuId cpu, LineId line, AccessKind kind, std::uint64_t value) {
+  check_issue(cpu, t.clock);
   coherence::AccessResult r = mem_.access(t.clock, cpu, line, kind, value);
   // A hit is the core's own pipeline work; the wait for this core's in-flight prefetch before it
   // (r.start) is not. Anything beyond the private caches waits on the memory system at full speed.
@@ -76,6 +77,15 @@ void Executor::run() {
 }
 
 void Executor::on_event(std::uint64_t tag) { run_thread(static_cast<CpuId>(tag)); }
+
+void Executor::throw_time_overflow(CpuId cpu) {
+  // Not a logic_error: the model is fine, an input is not (the loaders cap each time input, but
+  // enough of them in one run can still reach the end of the clock).
+  throw std::runtime_error("simulated time overflowed on CPU " + std::to_string(cpu) +
+                           ": its clock would pass the end of the simulated clock (9.2e18 ps, about 106 days; "
+                           "memory accesses must start in its first half); a time input (a latency, cost, user "
+                           "time, scale factor or run length) is too large");
+}
 
 std::uint64_t& Executor::word_ref(const Op& op) {
   if (op.line >= watchers_.size()) watchers_.resize(std::max<std::size_t>(op.line + 1, watchers_.size() * 2));
@@ -131,7 +141,7 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
       w = (w & ~op.mask) | (op.value & op.mask);
       auto r = access(t, cpu, op.line, AccessKind::kStore, w);
       t.store_drain = std::max(t.store_drain, r.done);
-      t.clock += t.issue;
+      t.clock = advance(cpu, t.clock, t.issue);
       wake_watchers(op.line, r.done);
       return true;
     }
@@ -156,18 +166,18 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
     case OpKind::kPrefetchW: {
       const bool excl = op.kind == OpKind::kPrefetchW;
       auto r = access(t, cpu, op.line, excl ? AccessKind::kPrefetchExclusive : AccessKind::kPrefetch);
-      t.clock += t.issue;
+      t.clock = advance(cpu, t.clock, t.issue);
       if (excl) wake_watchers(op.line, r.done);
       return true;
     }
     case OpKind::kCompute: {
       const Picos ps = t.speed(op.ps);
-      t.clock += ps;
+      t.clock = advance(cpu, t.clock, ps);
       t.stats.compute += ps;
       return true;
     }
     case OpKind::kFence:
-      t.clock = std::max(t.clock, t.store_drain) + m.spec().costs.fence;
+      t.clock = advance(cpu, std::max(t.clock, t.store_drain), m.spec().costs.fence);
       return true;
     case OpKind::kSpinUntil:
     case OpKind::kSleepUntil: {
@@ -204,7 +214,7 @@ void Executor::wake_watchers(LineId line, Picos at) {
         throw NoWakeupLatency("the thread on CPU " + std::to_string(cpu) + " slept in a sleeping lock's wait");
       }
       // A sleeper is made runnable by the writer and pays the scheduler's wake-up latency.
-      const Picos woken = std::max(at, t.clock) + t.pending.ps;
+      const Picos woken = advance(cpu, std::max(at, t.clock), t.pending.ps);
       t.stats.sleep += woken - t.parked_at;
       t.clock = woken;
     } else {

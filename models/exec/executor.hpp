@@ -77,6 +77,25 @@ class Executor final : public sim::EventHandler {
     ThreadStats stats;
   };
 
+  // `at + by`, or std::runtime_error naming the CPU when simulated time would overflow int64.
+  static Picos advance(CpuId cpu, Picos at, Picos by) {
+    Picos sum;
+    if (__builtin_add_overflow(at, by, &sum)) [[unlikely]] {
+      throw_time_overflow(cpu);
+    }
+    return sum;
+  }
+  // The memory system adds a transaction's components to the issue time without checks. Each
+  // component is at most 1 s (the loaders and Machine refuse more), so a transaction is far
+  // shorter than half the clock: issuing no access past that half keeps its sums from wrapping.
+  static constexpr Picos kAccessHorizon = sim::kNever / 2;
+  static void check_issue(CpuId cpu, Picos at) {
+    if (at > kAccessHorizon) [[unlikely]] {
+      throw_time_overflow(cpu);
+    }
+  }
+  [[noreturn]] static void throw_time_overflow(CpuId cpu);
+
   void run_thread(CpuId cpu);
   // Executes one op; returns false when the thread parked.
   bool execute(CpuId cpu, Thread& t, const Op& op);

@@ -1,6 +1,7 @@
 // The kernel YAML schema (documented in docs/kernels.md); every check on a kernel file lives here.
 #include "models/kernel/kernel_loader.hpp"
 
+#include <new>
 #include <set>
 
 #include "models/config/named_config.hpp"
@@ -68,6 +69,12 @@ void read_layouts(const Node& root, KernelSpec& k) {
     }
     const std::vector<std::string> valid(kt->second.begin(), kt->second.end());
     if (!lines.is_sequence() || lines.size() == 0) lines.fail("expected a list of lines, each a list of fields");
+    if (lines.size() > kMaxLayoutLines) {
+      lines.fail("the layout of " + type + " has " + std::to_string(lines.size()) + " lines, above the limit of " +
+                 std::to_string(kMaxLayoutLines) +
+                 " lines per object (4 KiB of 64-byte lines): every object of the type is given that many simulated "
+                 "lines");
+    }
     ObjectLayout layout;
     layout.type = type;
     layout.aligned = aligned;
@@ -110,6 +117,12 @@ void read_costs(const Node& root, KernelSpec& k) {
     const Node cycles = entry.child("cycles");
     const double n = cycles.as_double();
     if (n < 0) cycles.fail("cycles must not be negative");
+    // Scaled and converted to picoseconds later; a huge count used to vanish in that conversion.
+    if (n > kMaxStepCycles) {
+      cycles.fail("cycles " + cycles.as_string() +
+                  " is above the limit of 1e9 (a third of a second at 3 GHz; path-walk steps take tens to "
+                  "hundreds of cycles)");
+    }
     const auto source = entry.optional("source");
     const auto calibrated = entry.optional("calibrated");
     // A cost and its origin are one unit under `extends:`: a file that gives the number gives its origin.
@@ -142,7 +155,9 @@ KernelSpec read_kernel(const Node& root, const std::string& file) {
                                            {"store-free", WalkKind::kStoreFree}});
   read_locking(root, k);
   const Node placement = root.child("placement");
-  k.boot_node = placement.child("boot_objects_node").as_uint32();
+  const Node boot = placement.child("boot_objects_node");
+  k.boot_node = boot.as_uint32();
+  k.boot_node_mark = boot.mark();
   k.hash_interleaved = placement.child("hash_table").as_choice({"boot-node", "interleaved"}) == 1;
   read_layouts(root, k);
   read_costs(root, k);
@@ -150,7 +165,11 @@ KernelSpec read_kernel(const Node& root, const std::string& file) {
   for (const auto& [type, fields] : known_object_fields()) {
     if (!k.layouts.count(type)) root.child("layouts").fail("no layout for object type '" + type + "'");
   }
-  if (const auto problem = check_kernel_fields(k)) root.child("layouts").fail(*problem);
+  // The field check expands every call on a one-node machine built in code; the boot node is
+  // checked against the real machine later (check_kernel_fits_machine), so it is not tried here.
+  KernelSpec on_one_node = k;
+  on_one_node.boot_node = 0;
+  if (const auto problem = check_kernel_fields(on_one_node)) root.child("layouts").fail(*problem);
   return k;
 }
 
@@ -158,7 +177,21 @@ KernelSpec read_kernel(const Node& root, const std::string& file) {
 
 KernelSpec load_kernel(const std::string& name_or_path, const std::vector<std::string>& search_dirs) {
   const config::NamedConfig named = config::load_named("kernel", name_or_path, search_dirs);
-  return read_kernel(named.root, named.path);
+  try {
+    return read_kernel(named.root, named.path);
+  } catch (const std::bad_alloc&) {
+    throw config::ConfigError(config::SourceMark{named.path, 0, 0}, "",
+                              "out of memory while reading the kernel (its layouts or costs)");
+  }
+}
+
+void check_kernel_fits_machine(const KernelSpec& kernel, std::uint32_t nodes, std::string_view machine) {
+  if (kernel.boot_node < nodes) return;
+  const std::string which = machine.empty() ? "the machine" : "machine '" + std::string(machine) + "'";
+  throw config::ConfigError(kernel.boot_node_mark, "placement.boot_objects_node",
+                            "node " + std::to_string(kernel.boot_node) + " does not exist on " + which +
+                                ", which has " + std::to_string(nodes) + " NUMA node" + (nodes == 1 ? "" : "s") +
+                                " (valid values: 0.." + std::to_string(nodes - 1) + ")");
 }
 
 std::vector<std::string> list_kernels(const std::vector<std::string>& search_dirs) {

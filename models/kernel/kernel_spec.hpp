@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "models/config/config_error.hpp"
 #include "sim/time.hpp"
 
 namespace walksim::kernel {
@@ -98,6 +99,8 @@ struct KernelSpec {
   // one node; the dentry hash table on that node or interleaved over all (alloc_large_system_hash
   // interleaves it on NUMA machines).
   std::uint32_t boot_node = 0;
+  config::SourceMark boot_node_mark;  // where boot_objects_node was given: the file is loaded without
+                                      // a machine, so check_kernel_fits_machine reports against it later
   bool hash_interleaved = true;
 
   std::map<std::string, ObjectLayout> layouts;  // by object type

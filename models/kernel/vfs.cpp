@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "models/kernel/kernel_loader.hpp"
+
 namespace walksim::kernel {
 
 namespace {
@@ -14,8 +16,9 @@ constexpr std::uint32_t kBucketsPerLine = 8;
 Vfs::Vfs(coherence::MemorySystem& mem, const KernelSpec& spec)
     : mem_(mem), spec_(spec), fold_(std::max<std::uint32_t>(1, mem.machine().spec().line_size / 64)) {
   const auto& m = mem.machine();
-  // Boot-time objects on the node the kernel YAML names (clamped to this machine's nodes).
-  const std::uint32_t boot = std::min(spec.boot_node, m.nodes() - 1);
+  // Boot-time objects on the node the kernel YAML names, which must exist on this machine.
+  check_kernel_fits_machine(spec, m.nodes(), m.spec().name);
+  const std::uint32_t boot = spec.boot_node;
   globals_ = new_object("globals", "globals", true, boot);
   sb_ = new_object("super_block", "super_block", true, boot);
   mount_ = new_object("vfsmount", "vfsmount", true, boot);

@@ -4,13 +4,16 @@
 #include <algorithm>
 #include <new>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace walksim::machine {
 
 SetAssocCache::SetAssocCache(std::uint64_t lines, std::uint32_t ways) : ways_(ways) {
   if (ways == 0 || lines == 0 || lines % ways != 0 || lines / ways > UINT32_MAX) {
-    throw std::invalid_argument("bad cache geometry");
+    // The machine loader checks sizes and ways with the file and key; this catches specs built in code.
+    throw std::invalid_argument("bad cache geometry: " + std::to_string(lines) + " lines in " + std::to_string(ways) +
+                                " ways (need a whole number of sets, at most 2^32)");
   }
   sets_ = static_cast<std::uint32_t>(lines / ways);
   pow2_ = (sets_ & (sets_ - 1)) == 0;

@@ -62,10 +62,20 @@ class Machine {
   // spec().smt_throughput in whole millionths (the loader refuses finer values), for integer scaling.
   std::uint32_t smt_throughput_ppm() const { return smt_throughput_ppm_; }
 
-  Picos cycles(double n) const { return static_cast<Picos>(n * 1e12 / spec_.clock_hz + 0.5); }
+  // n cycles in picoseconds, rounded. A result that does not fit int64 (a huge cost times a huge
+  // scale factor, or NaN) throws std::runtime_error rather than converting with undefined behaviour.
+  Picos cycles(double n) const {
+    const double ps = n * 1e12 / spec_.clock_hz + 0.5;
+    if (!(ps > -9.2e18 && ps < 9.2e18)) [[unlikely]] {
+      throw_cycles_overflow(n);
+    }
+    return static_cast<Picos>(ps);
+  }
   Picos cycle() const { return one_cycle_; }  // cycles(1), precomputed
 
  private:
+  [[noreturn]] void throw_cycles_overflow(double n) const;
+
   MachineSpec spec_;
   Topology topology_;
   std::optional<std::size_t> outer_private_;

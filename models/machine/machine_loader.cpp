@@ -11,8 +11,10 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "models/config/limits.hpp"
 #include "models/config/named_config.hpp"
 #include "models/config/strict_yaml.hpp"
+#include "models/machine/machine_limits.hpp"
 #include "models/machine/topology.hpp"
 
 namespace walksim::machine {
@@ -27,11 +29,19 @@ std::string in_quotes(const std::string& s) { return "'" + s + "'"; }
 
 // --- Small typed readers that add the checks every machine number shares ---
 
-std::uint32_t positive_count(const Node& map, const std::string& key, SourceMap& sources) {
+// At least 1; above `max` is an error that ends with `why` (the reason for the limit).
+std::uint32_t positive_count(const Node& map, const std::string& key, SourceMap& sources,
+                             std::uint64_t max = UINT32_MAX, const std::string& why = "") {
   const Node v = map.sourced(key, sources);
   const std::uint32_t n = v.as_uint32();
   if (n == 0) v.fail(in_quotes(key) + " must be at least 1");
+  if (n > max) v.fail(in_quotes(key) + " " + std::to_string(n) + " is above the limit of " + std::to_string(max) + why);
   return n;
+}
+
+// Hardware latencies and costs: at most config::kMaxComponentTime each.
+Picos component_time(const Node& map, const std::string& key, SourceMap& sources, double clock_hz = 0) {
+  return map.sourced(key, sources).as_time_at_most(config::kMaxComponentTime, config::kComponentTimeWhy, clock_hz);
 }
 
 bool is_power_of_two(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
@@ -83,10 +93,25 @@ void read_smt_throughput(const Node& layout, MachineSpec& spec) {
 
 void read_layout(const Node& root, MachineSpec& spec) {
   const Node layout = root.child("layout");
-  spec.nodes = positive_count(layout, "nodes", spec.sources);
+  spec.nodes = positive_count(layout, "nodes", spec.sources, kMaxNodes,
+                              " NUMA nodes (the topology keeps a latency and a route for every pair of nodes)");
   spec.sockets_per_node = positive_count(layout, "sockets_per_node", spec.sources);
   spec.cores_per_socket = positive_count(layout, "cores_per_socket", spec.sources);
   spec.threads_per_core = positive_count(layout, "threads_per_core", spec.sources);
+  // In 64 bits with overflow checked: in 32 bits the product wrapped (to 0, or to 8 CPUs that then
+  // crashed the probe).
+  const std::uint64_t factors[] = {spec.nodes, spec.sockets_per_node, spec.cores_per_socket, spec.threads_per_core};
+  std::uint64_t cpus = 1;
+  bool wraps = false;  // the product does not even fit 64 bits (for the message only)
+  for (const std::uint64_t f : factors) wraps = __builtin_mul_overflow(cpus, f, &cpus) || wraps;
+  if (wraps || cpus > kMaxCpus) {
+    layout.fail("nodes x sockets_per_node x cores_per_socket x threads_per_core = " + std::to_string(spec.nodes) +
+                " x " + std::to_string(spec.sockets_per_node) + " x " + std::to_string(spec.cores_per_socket) + " x " +
+                std::to_string(spec.threads_per_core) + " = " +
+                (wraps ? std::string("more than 2^64") : std::to_string(cpus)) + " CPUs, above the limit of " +
+                std::to_string(kMaxCpus) +
+                " CPUs (the simulator keeps a thread, private caches and a presence bit in every line per CPU)");
+  }
   read_smt_throughput(layout, spec);
 }
 
@@ -119,15 +144,25 @@ void read_caches(const Node& root, MachineSpec& spec) {
     const Node size = c.sourced("size", spec.sources);
     level.size_bytes = size.as_size();
     if (level.size_bytes == 0) size.fail("cache size must be positive");
+    if (level.size_bytes / spec.line_size > kMaxLinesPerCache) {
+      size.fail("size " + size.as_string() + " is " + std::to_string(level.size_bytes / spec.line_size) + " lines of " +
+                std::to_string(spec.line_size) + " B, above the limit of " + std::to_string(kMaxLinesPerCache) +
+                " lines per cache instance (1 GiB of 64-byte lines): the simulator keeps " +
+                std::to_string(kCacheBytesPerLine) + " bytes per line of every instance");
+    }
     const Node ways = c.sourced("ways", spec.sources);
     level.ways = ways.as_uint32();
     if (level.ways == 0) ways.fail("ways must be at least 1");
+    if (level.ways > kMaxWays) {
+      ways.fail("ways " + std::to_string(level.ways) + " is above the limit of " + std::to_string(kMaxWays) +
+                " (every access scans all the ways of a set; real caches have at most a few dozen)");
+    }
     const std::uint64_t way_bytes = std::uint64_t{level.ways} * spec.line_size;
     if (level.size_bytes % way_bytes != 0) {
       size.fail("size " + std::to_string(level.size_bytes) + " B is not a whole number of sets of " +
                 std::to_string(level.ways) + " ways x " + std::to_string(spec.line_size) + " B lines");
     }
-    level.latency = c.sourced("latency", spec.sources).as_time(spec.clock_hz);
+    level.latency = component_time(c, "latency", spec.sources, spec.clock_hz);
 
     // The first level has nothing above it to include or exclude, so the key would be meaningless.
     if (i == 0) {
@@ -143,6 +178,18 @@ void read_caches(const Node& root, MachineSpec& spec) {
                                                  {"non-inclusive", Inclusion::kNonInclusive}});
     }
     spec.caches.push_back(level);
+  }
+  // The arrays of every instance together (instances of a level: the cores over shared_by).
+  std::uint64_t lines = 0;
+  for (const CacheLevelSpec& level : spec.caches) {
+    lines += std::uint64_t{spec.cores()} / level.shared_by * (level.size_bytes / spec.line_size);
+  }
+  if (lines > kMaxCacheLines) {
+    caches.fail("the " + std::to_string(spec.cores()) + " cores' caches hold " + std::to_string(lines) +
+                " lines in all instances together, above the limit of " + std::to_string(kMaxCacheLines) +
+                " lines (the simulator keeps " + std::to_string(kCacheBytesPerLine) +
+                " bytes per line of every cache instance, " +
+                std::to_string(kMaxCacheLines * kCacheBytesPerLine >> 30) + " GiB at the limit)");
   }
 }
 
@@ -188,7 +235,7 @@ void read_coherence(const Node& root, MachineSpec& spec) {
     const bool applies = cost.protocols.empty() ||
                          std::find(cost.protocols.begin(), cost.protocols.end(), spec.protocol) != cost.protocols.end();
     if (applies) {
-      spec.costs.*cost.field = section.sourced(cost.key, spec.sources).as_time(spec.clock_hz);
+      spec.costs.*cost.field = component_time(section, cost.key, spec.sources, spec.clock_hz);
     } else if (section.has(cost.key)) {
       std::string owners;
       for (ProtocolKind p : cost.protocols) {
@@ -208,7 +255,7 @@ struct LinkClass {
   double bandwidth;
 };
 
-std::map<std::string, LinkClass> read_link_classes(const Node& ic, SourceMap& sources) {
+std::map<std::string, LinkClass> read_link_classes(const Node& ic, std::uint32_t line_size, SourceMap& sources) {
   std::map<std::string, LinkClass> classes;
   const std::optional<Node> section = ic.optional("link_classes");
   if (!section) return classes;
@@ -217,10 +264,17 @@ std::map<std::string, LinkClass> read_link_classes(const Node& ic, SourceMap& so
     const Node c = section->child(name);
     LinkClass lc{};
     // Interconnect times are in time units only: a core clock says nothing about a link.
-    lc.latency = c.sourced("latency", sources).as_time();
+    lc.latency = component_time(c, "latency", sources);
     const Node bw = c.sourced("bandwidth", sources);
     lc.bandwidth = bw.as_bandwidth();
     if (!(lc.bandwidth > 0)) bw.fail("bandwidth must be positive");
+    // With model_bandwidth a line occupies the link for line_size / bandwidth: a component time.
+    const double occupancy = line_size / lc.bandwidth * 1e12;
+    if (!(occupancy <= static_cast<double>(config::kMaxComponentTime))) {
+      bw.fail("bandwidth " + bw.as_string() + " is too low: one " + std::to_string(line_size) +
+              " B line would occupy the link for more than " + config::format_time(config::kMaxComponentTime) +
+              " (at least " + std::to_string(line_size) + "B/s)");
+    }
     classes.emplace(name, lc);
   }
   return classes;
@@ -280,6 +334,7 @@ void read_generator(const Node& ic, MachineSpec& spec, LinkBuilder& builder) {
   const Kind kind = kind_node.as_enum<Kind>(
       {{"full-mesh", Kind::kFullMesh}, {"ring", Kind::kRing}, {"fat-tree", Kind::kFatTree}, {"single", Kind::kSingle}});
   const std::uint32_t n = spec.nodes;
+  const std::string link_limit = "the limit of " + std::to_string(kMaxLinks) + " links";
   switch (kind) {
     case Kind::kSingle:
       if (n != 1)
@@ -288,6 +343,11 @@ void read_generator(const Node& ic, MachineSpec& spec, LinkBuilder& builder) {
       break;
     case Kind::kFullMesh: {
       const Node cls = gen.child("class");
+      if (std::uint64_t{n} * (n - 1) / 2 > kMaxLinks) {
+        kind_node.fail("a full mesh of " + std::to_string(n) + " nodes has " +
+                       std::to_string(std::uint64_t{n} * (n - 1) / 2) + " links, above " + link_limit +
+                       " (a full mesh of at most 362 nodes); use a fat-tree");
+      }
       for (std::uint32_t a = 0; a < n; ++a) {
         for (std::uint32_t b = a + 1; b < n; ++b) builder.add(node_name(a), node_name(b), cls);
       }
@@ -304,10 +364,21 @@ void read_generator(const Node& ic, MachineSpec& spec, LinkBuilder& builder) {
     }
     case Kind::kFatTree: {
       const std::uint32_t per_leaf = positive_count(gen, "nodes_per_leaf", spec.sources);
-      const std::uint32_t spines = gen.sourced("spines", spec.sources).as_uint32();
+      const Node spines_node = gen.sourced("spines", spec.sources);
+      const std::uint32_t spines = spines_node.as_uint32();
       const Node leaf_class = gen.child("leaf_class");
       const Node spine_class = gen.child("spine_class");
       const std::uint32_t leaves = (n + per_leaf - 1) / per_leaf;
+      if (std::uint64_t{leaves} + spines > kMaxRouters) {
+        spines_node.fail(std::to_string(leaves) + " leaves and " + std::to_string(spines) + " spines are " +
+                         std::to_string(std::uint64_t{leaves} + spines) + " routers, above the limit of " +
+                         std::to_string(kMaxRouters) + " routers");
+      }
+      if (n + std::uint64_t{leaves} * spines > kMaxLinks) {
+        spines_node.fail(std::to_string(n) + " node links and " + std::to_string(leaves) + " leaves x " +
+                         std::to_string(spines) + " spines are " + std::to_string(n + std::uint64_t{leaves} * spines) +
+                         " links, above " + link_limit);
+      }
       for (std::uint32_t l = 0; l < leaves; ++l) spec.topology.routers.push_back("leaf" + std::to_string(l));
       for (std::uint32_t s = 0; s < spines; ++s) spec.topology.routers.push_back("spine" + std::to_string(s));
       for (std::uint32_t node = 0; node < n; ++node) {
@@ -327,9 +398,9 @@ void read_generator(const Node& ic, MachineSpec& spec, LinkBuilder& builder) {
 void read_interconnect(const Node& root, MachineSpec& spec) {
   const Node ic = root.child("interconnect");
   TopologySpec& topo = spec.topology;
-  topo.domain_link = ic.sourced("domain_link", spec.sources).as_time();
+  topo.domain_link = component_time(ic, "domain_link", spec.sources);
   topo.model_bandwidth = ic.child("model_bandwidth").as_bool();
-  const std::map<std::string, LinkClass> classes = read_link_classes(ic, spec.sources);
+  const std::map<std::string, LinkClass> classes = read_link_classes(ic, spec.line_size, spec.sources);
   LinkBuilder builder(classes, topo);
 
   const bool has_links = ic.has("links");
@@ -341,6 +412,9 @@ void read_interconnect(const Node& root, MachineSpec& spec) {
   }
   if (has_links) {
     if (const std::optional<Node> routers = ic.optional("routers")) {
+      if (routers->size() > kMaxRouters) {
+        routers->fail(std::to_string(routers->size()) + " routers, above the limit of " + std::to_string(kMaxRouters));
+      }
       std::set<std::string> seen;
       for (const Node& r : routers->elements()) {
         const std::string name = r.as_string();
@@ -352,6 +426,9 @@ void read_interconnect(const Node& root, MachineSpec& spec) {
         topo.routers.push_back(name);
       }
     }
+    const Node links = ic.child("links");
+    if (links.size() > kMaxLinks)
+      links.fail(std::to_string(links.size()) + " links, above the limit of " + std::to_string(kMaxLinks));
     read_links(ic, spec, builder);
   } else {
     if (ic.has("routers")) ic.child("routers").fail("'routers' goes with 'links'; a generator makes its own routers");
@@ -360,9 +437,9 @@ void read_interconnect(const Node& root, MachineSpec& spec) {
 
   if (topo.routers.empty()) {
     if (const std::optional<Node> r = ic.optional_sourced("router_latency", spec.sources))
-      topo.router_latency = r->as_time();
+      topo.router_latency = r->as_time_at_most(config::kMaxComponentTime, config::kComponentTimeWhy);
   } else {
-    topo.router_latency = ic.sourced("router_latency", spec.sources).as_time();
+    topo.router_latency = component_time(ic, "router_latency", spec.sources);
   }
 
   try {
@@ -381,6 +458,10 @@ MachineSpec read_machine(const Node& root, const std::string& file) {
   const Node clock = root.sourced("clock", spec.sources);
   spec.clock_hz = clock.as_frequency();
   if (!(spec.clock_hz > 0)) clock.fail("clock must be positive");
+  // Checked here, so that a clock of 1e-300Hz is not first noticed as a cache latency in cycles.
+  if (!(spec.clock_hz >= kMinClockHz && spec.clock_hz <= kMaxClockHz)) {
+    clock.fail("clock " + clock.as_string() + " is outside the supported 1MHz..100GHz");
+  }
 
   read_layout(root, spec);
 
@@ -391,7 +472,7 @@ MachineSpec read_machine(const Node& root, const std::string& file) {
   spec.line_size = static_cast<std::uint32_t>(line_size);
 
   read_caches(root, spec);
-  spec.dram_access = root.child("memory").sourced("dram_access", spec.sources).as_time();
+  spec.dram_access = component_time(root.child("memory"), "dram_access", spec.sources);
   read_coherence(root, spec);
   read_interconnect(root, spec);
   root.finish();
@@ -402,7 +483,13 @@ MachineSpec read_machine(const Node& root, const std::string& file) {
 
 MachineSpec load_machine(const std::string& name_or_path, const std::vector<std::string>& search_dirs) {
   const config::NamedConfig named = config::load_named("machine", name_or_path, search_dirs);
-  return read_machine(named.root, named.path);
+  try {
+    return read_machine(named.root, named.path);
+  } catch (const std::bad_alloc&) {
+    // The limits above should make this unreachable; if not, say what was being built.
+    throw ConfigError(config::SourceMark{named.path, 0, 0}, "",
+                      "out of memory while reading the machine (its layout, caches or interconnect)");
+  }
 }
 
 std::vector<std::string> list_machines(const std::vector<std::string>& search_dirs) {

@@ -95,6 +95,8 @@ struct MachineSpec {
   // Key path (e.g. "caches[0].latency", "interconnect.link_classes.ht.latency") -> its `source:`.
   std::map<std::string, std::string> sources;
 
+  // 32-bit products: the loader and Machine refuse layouts above kMaxCpus (machine_limits.hpp), so
+  // for any spec that reached a Machine these cannot wrap.
   std::uint32_t cpus() const { return nodes * sockets_per_node * cores_per_socket * threads_per_core; }
   std::uint32_t cores() const { return nodes * sockets_per_node * cores_per_socket; }
   std::uint32_t sockets() const { return nodes * sockets_per_node; }

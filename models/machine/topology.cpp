@@ -10,6 +10,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "models/machine/machine_limits.hpp"
+
 namespace walksim::machine {
 namespace {
 
@@ -44,6 +46,7 @@ Topology::Topology(const TopologySpec& spec, std::uint32_t node_count) : node_co
   const Weight k = 2 * static_cast<Weight>(vertex_count) + 2;
   Graph g(vertex_count);
   std::map<std::pair<std::size_t, std::size_t>, std::uint32_t> link_index;  // (u, v) -> spec.links index
+  std::vector<std::size_t> link_a(spec.links.size());                       // vertex of each link's end a
   for (std::uint32_t li = 0; li < spec.links.size(); ++li) {
     const LinkSpec& link = spec.links[li];
     const auto a = vertex.find(link.a);
@@ -58,6 +61,7 @@ Topology::Topology(const TopologySpec& spec, std::uint32_t node_count) : node_co
     const Weight hop_halves = router_ends == 0 ? 2 : router_ends;
     const Weight weight = (2 * link.latency + router_ends * spec.router_latency) * k + hop_halves;
     boost::add_edge(a->second, b->second, weight, g);
+    link_a[li] = a->second;
     link_index.emplace(std::make_pair(a->second, b->second), li);
     link_index.emplace(std::make_pair(b->second, a->second), li);
   }
@@ -67,6 +71,7 @@ Topology::Topology(const TopologySpec& spec, std::uint32_t node_count) : node_co
   routes_.assign(static_cast<std::size_t>(node_count) * node_count, {});
   std::vector<Weight> dist(vertex_count);
   std::vector<std::size_t> pred(vertex_count);
+  std::uint64_t route_steps = 0;  // links crossed by all the routes stored so far
   for (NodeId from = 0; from < node_count; ++from) {
     boost::dijkstra_shortest_paths(g, from, boost::distance_map(dist.data()).predecessor_map(pred.data()));
     for (NodeId to = 0; to < node_count; ++to) {
@@ -78,7 +83,17 @@ Topology::Topology(const TopologySpec& spec, std::uint32_t node_count) : node_co
       auto& route = routes_[from * node_count_ + to];
       for (std::size_t v = to; v != from; v = pred[v]) {
         const std::uint32_t li = link_index.at({pred[v], v});
-        route.push_back({li, vertex.at(spec.links[li].a) == pred[v]});
+        route.push_back({li, link_a[li] == pred[v]});
+      }
+      // Every pair's route is stored, so a long ring or chain costs N^2 x its diameter: stop before
+      // that takes the host's memory.
+      route_steps += route.size();
+      if (route_steps > kMaxRouteSteps) {
+        throw std::invalid_argument(
+            "the routes between all pairs of the " + std::to_string(node_count) + " nodes cross more than " +
+            std::to_string(kMaxRouteSteps) +
+            " links in all, the limit (every route is stored); use fewer nodes or a topology with shorter "
+            "paths, such as a fat-tree");
       }
       std::reverse(route.begin(), route.end());
     }

@@ -1,7 +1,10 @@
 // Holder placement, state set-up and timing for the probe table, and the two-thread ping-pong.
 #include "models/probe/latency_probe.hpp"
 
+#include <new>
 #include <optional>
+#include <stdexcept>
+#include <string>
 
 #include "models/coherence/memory_system.hpp"
 #include "models/exec/executor.hpp"
@@ -66,17 +69,24 @@ Picos measure(const Machine& m, const std::string& state, CpuId holder, std::uin
   MemorySystem mem(m, false);
   const auto line = mem.add_line(home);
   Picos t = 0;
-  constexpr Picos kGap = 1'000'000;  // 1 us between set-up steps: every transaction has finished
-  if (state == "M") {
-    mem.access(t, holder, line, AccessKind::kStore, 1);
-  } else if (state == "E") {
-    mem.access(t, holder, line, AccessKind::kLoad);
-  } else if (state == "S") {
-    mem.access(t, third_party(m, holder), line, AccessKind::kLoad);
+  // 1 us between set-up steps, or longer when a step takes longer (components may be up to 1 s
+  // each): the timed access must find every set-up transaction finished, or it would measure
+  // the wait for them.
+  constexpr Picos kGap = 1'000'000;
+  const auto after = [&](const coherence::AccessResult& step) {
     t += kGap;
-    mem.access(t, holder, line, AccessKind::kLoad);
+    if (step.done > t) t = step.done + kGap;
+  };
+  if (state == "M") {
+    after(mem.access(t, holder, line, AccessKind::kStore, 1));
+  } else if (state == "E") {
+    after(mem.access(t, holder, line, AccessKind::kLoad));
+  } else if (state == "S") {
+    after(mem.access(t, third_party(m, holder), line, AccessKind::kLoad));
+    after(mem.access(t, holder, line, AccessKind::kLoad));
+  } else {
+    t += kGap;
   }
-  t += kGap;
   const auto r = mem.access(t, 0, line, op, 2);
   return r.done - t;
 }
@@ -126,9 +136,7 @@ Picos pingpong_finish(const Machine& m, CpuId partner, int rounds) {
   return ex.stats(0).finished;
 }
 
-}  // namespace
-
-ProbeReport run_latency_probe(const Machine& m) {
+ProbeReport run_probe(const Machine& m) {
   ProbeReport rep;
   rep.machine = m.spec().name;
   const auto hs = holders(m);
@@ -169,6 +177,18 @@ ProbeReport run_latency_probe(const Machine& m) {
     rep.pingpong.push_back({h.name, h.cpu, t / kMeasured});
   }
   return rep;
+}
+
+}  // namespace
+
+ProbeReport run_latency_probe(const Machine& m) {
+  try {
+    return run_probe(m);
+  } catch (const std::bad_alloc&) {
+    // The machine loader's size limits should prevent this; if not, say what was being built.
+    throw std::runtime_error("out of memory building the memory system of machine '" + m.spec().name + "' (" +
+                             std::to_string(m.cpus()) + " CPUs) for the latency probe");
+  }
 }
 
 }  // namespace walksim::probe

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "models/workload/path_param.hpp"
+#include "models/config/limits.hpp"
 #include "models/workload/workload_registry.hpp"
 
 namespace walksim::workload {
@@ -147,7 +148,7 @@ std::unique_ptr<Workload> make(const config::Node* params) {
       if (p.loadfile.max_open == 0 || p.loadfile.max_open > 200)
         n->fail("max_open must be 1..200 (dbench's MAX_FILES)");
     }
-    if (auto n = params->optional("user_time")) p.user = n->as_time();
+    if (auto n = params->optional("user_time")) p.user = config::operation_time(*n);
     if (auto n = params->optional("acl")) p.acl = n->as_bool();
     if (auto n = params->optional("distinct_loadfiles")) p.distinct_loadfiles = n->as_bool();
     if (auto n = params->optional("cwd")) {

@@ -2,6 +2,7 @@
 #include "models/workload/file_loop.hpp"
 
 #include "models/workload/path_param.hpp"
+#include "models/config/limits.hpp"
 
 namespace walksim::workload {
 
@@ -12,7 +13,7 @@ FileLoopParams read_file_loop_params(const config::Node* params) {
   if (auto n = params->optional("cwd")) {
     p.cwd = read_absolute_dir(*n, "cwd", "/mnt/ram");
   }
-  if (auto n = params->optional("user_time")) p.user = n->as_time();
+  if (auto n = params->optional("user_time")) p.user = config::operation_time(*n);
   return p;
 }
 

@@ -20,6 +20,7 @@
 #include <string>
 
 #include "models/workload/path_param.hpp"
+#include "models/config/limits.hpp"
 #include "models/workload/workload.hpp"
 #include "models/workload/workload_registry.hpp"
 
@@ -289,7 +290,7 @@ std::unique_ptr<Workload> make(const config::Node* params) {
     count("prereq_stats", p.prereq_stats, 0, pool);
     count("headers", p.headers, 0, pool);
     count("header_misses", p.header_misses, 0, std::min(p.headers, missable));
-    if (auto n = params->optional("user_time_per_unit")) p.user_per_unit = n->as_time();
+    if (auto n = params->optional("user_time_per_unit")) p.user_per_unit = config::operation_time(*n);
     if (auto n = params->optional("src")) {
       p.src = read_absolute_dir(*n, "src", "/usr/src/linux", false);
     }

@@ -2,6 +2,7 @@
 // in the critical section and releases it. The lock is the kernel variant's spinlock kind (ticket
 // on 2.6.x, qspinlock on 6.x), so two kernels compare ticket against queued locks; `walksim model
 // ticketlock` gives the Markov model's prediction for the same parameters.
+#include "models/config/limits.hpp"
 #include "models/workload/workload.hpp"
 #include "models/workload/workload_registry.hpp"
 
@@ -49,9 +50,9 @@ class LockLoop final : public PerProcessWorkload {
 std::unique_ptr<Workload> make(const config::Node* params) {
   LockLoopParams p;
   if (params) {
-    if (auto n = params->optional("think_time")) p.think = n->as_time();
+    if (auto n = params->optional("think_time")) p.think = config::operation_time(*n);
     if (auto n = params->optional("hold_time")) {
-      p.hold = n->as_time();
+      p.hold = config::operation_time(*n);
       if (p.hold % 1000 != 0) n->fail("hold_time must be a whole number of nanoseconds");
     }
   }

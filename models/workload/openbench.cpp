@@ -5,6 +5,7 @@
 #include <string>
 
 #include "models/workload/path_param.hpp"
+#include "models/config/limits.hpp"
 #include "models/workload/workload.hpp"
 #include "models/workload/workload_registry.hpp"
 
@@ -102,7 +103,7 @@ std::unique_ptr<Workload> make(const config::Node* params) {
       p.loops = n->as_uint();
       if (p.loops == 0) n->fail("loops must be at least 1");
     }
-    if (auto n = params->optional("user_time")) p.user = n->as_time();
+    if (auto n = params->optional("user_time")) p.user = config::operation_time(*n);
     if (auto n = params->optional("dir")) {
       p.dir = read_absolute_dir(*n, "dir", "/mnt/ram");
     }

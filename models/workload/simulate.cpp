@@ -81,12 +81,15 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
     r.wall = std::max(r.wall, ts.finished);
     r.processes.push_back({workload.process(i).cpu, ts.finished - ts.started, ts.cpu_time(), ps.user_time, ts.spin,
                            ts.sleep, ms.total_ops});
-    r.cpu += ts.cpu_time();
-    r.user += ps.user_time;
-    r.spin += ts.spin;
-    r.sleep += ts.sleep;
-    r.memory_stall += ts.memory_stall;
-    r.compute += ts.compute;
+    // Summed over processes: each thread's clock is checked, but 64 sums near its end are not.
+    for (auto [sum, x] : {std::pair{&r.cpu, ts.cpu_time()}, {&r.user, ps.user_time}, {&r.spin, ts.spin},
+                          {&r.sleep, ts.sleep}, {&r.memory_stall, ts.memory_stall}, {&r.compute, ts.compute}}) {
+      if (__builtin_add_overflow(*sum, x, sum)) {
+        throw std::runtime_error("the processes' time added over the run passes the end of the simulated clock "
+                                 "(9.2e18 ps); a time input (a latency, cost, user time, scale factor or run length) "
+                                 "is too large");
+      }
+    }
     r.mem_ops += ts.loads + ts.stores + ts.atomics;
     rmw += ps.atomic_rmw;
     loads += ps.loads;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "models/workload/path_param.hpp"
+#include "models/config/limits.hpp"
 #include "models/workload/workload.hpp"
 #include "models/workload/workload_registry.hpp"
 
@@ -79,7 +80,7 @@ std::unique_ptr<Workload> make(const config::Node* params) {
     if (auto n = params->optional("shared_file")) p.shared_file = n->as_bool();
     if (auto n = params->optional("threads")) p.threads = n->as_bool();
     if (auto n = params->optional("call")) p.lstat = n->as_choice({"stat", "lstat"}) == 1;
-    if (auto n = params->optional("user_time")) p.user = n->as_time();
+    if (auto n = params->optional("user_time")) p.user = config::operation_time(*n);
     if (auto n = params->optional("cwd")) p.cwd = read_absolute_dir(*n, "cwd", "/home/user");
   }
   return std::make_unique<StatLoop>(p);

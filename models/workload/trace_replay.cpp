@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 
+#include "models/config/limits.hpp"
 #include "models/config/strict_yaml.hpp"
 #include "models/config/units.hpp"
 #include "models/workload/workload_registry.hpp"
@@ -89,7 +90,14 @@ class Parser {
     if (what.text == "user") {
       if (tok.size() != 3) fail(n, what.column, "expected 'user TIME' (e.g. 'user 200ns')");
       try {
-        st.user += config::parse_time(tok[2].text);
+        const sim::Picos t = config::parse_time(tok[2].text);
+        // The user time before one call, summed over its lines, is capped like a workload's user_time.
+        if (t > config::kMaxOperationTime - st.user) {
+          fail(n, tok[2].column,
+               "user time before one call adds up to more than " + config::format_time(config::kMaxOperationTime) +
+                   ", the limit " + config::kOperationTimeWhy);
+        }
+        st.user += t;
       } catch (const config::UnitError& e) {
         fail(n, tok[2].column, e.what());
       }

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <set>
 
+#include "models/config/limits.hpp"
 #include "models/kernel/kernel_loader.hpp"
 #include "models/machine/machine_loader.hpp"
 #include "models/workload/workload_registry.hpp"
@@ -206,7 +207,8 @@ ExperimentSpec load_experiment(const std::string& path, const std::string& confi
       label = name;
     }
     try {
-      kernel::load_kernel(name, {config_root + "/kernels"});
+      // Loaded here to check it, and against the machine (a boot node the machine lacks).
+      kernel::check_kernel_fits_machine(kernel::load_kernel(name, {config_root + "/kernels"}), mspec.nodes, e.machine);
     } catch (const config::ConfigError& err) {
       if (err.mark().file.empty()) name_node.fail(err.message());
       throw;
@@ -260,7 +262,8 @@ ExperimentSpec load_experiment(const std::string& path, const std::string& confi
   }
   if (const auto os = root.optional("os")) {
     config::SourceMap sources;
-    e.wakeup_latency = os->sourced("wakeup_latency", sources).as_time();
+    e.wakeup_latency =
+        os->sourced("wakeup_latency", sources).as_time_at_most(config::kMaxComponentTime, config::kComponentTimeWhy);
     e.wakeup_source = sources.begin()->second;
   } else {
     e.wakeup_latency = -1;  // never used: a sleep would stop the run (exec::NoWakeupLatency)

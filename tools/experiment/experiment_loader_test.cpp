@@ -128,6 +128,19 @@ TEST(ExperimentLoader, ATracesNodesAndProcessCountAreCheckedAgainstTheMachineAnd
   std::filesystem::remove(node5);
 }
 
+// Review defect 21: a kernel's boot node the machine lacks was clamped silently; now the kernel and
+// the machine are checked against each other when the experiment is read.
+TEST(ExperimentLoader, AKernelsBootNodeMustExistOnTheMachine) {
+  const auto k = std::filesystem::temp_directory_path() / ("kboot" + std::to_string(getpid()) + ".yaml");
+  std::ofstream(k) << "name: kboot" << getpid()
+                   << "\nextends: linux-2.6.38\ndescription: x\nplacement:\n  boot_objects_node: 99\n";
+  std::string key;
+  const std::string e = load(with("kernels", "kernels: [" + k.string() + "]"), &key);
+  EXPECT_EQ(key, "placement.boot_objects_node") << e;
+  EXPECT_NE(e.find("node 99 does not exist on machine 'nehalem-ep-2s8c'"), std::string::npos) << e;
+  std::filesystem::remove(k);
+}
+
 TEST(ExperimentLoader, AnEmptyFileSaysWhatAnExperimentIs) {
   std::string k;
   EXPECT_NE(load("", &k).find("an experiment file is a mapping"), std::string::npos);

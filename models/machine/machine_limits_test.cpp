@@ -1,0 +1,241 @@
+// Tests for the machine limits (machine_limits.hpp, config/limits.hpp): every absurd size or time of
+// the robustness review is refused at load with the key and the limit, instead of wrapping,
+// crashing, hanging or running out of memory; values at the limits still load.
+#include "models/machine/machine_limits.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "models/config/config_error.hpp"
+#include "models/machine/machine.hpp"
+#include "models/machine/machine_loader.hpp"
+
+namespace walksim::machine {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kRoot = WALKSIM_SOURCE_DIR;
+const std::vector<std::string> kMachineDirs{kRoot + "/configs/machines", kRoot + "/configs/machines-synthetic"};
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+// Machine files written for one test into a scratch directory, removed at the end.
+class MachineLimits : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("walksim-machine-limits-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // `name` extending nehalem-ep-2s8c (links listed: layout, caches and times can be overridden).
+  std::string child(const std::string& name, const std::string& body) {
+    return write(name, "name: " + name + "\nextends: nehalem-ep-2s8c\ndescription: \"x\"\n" + body);
+  }
+
+  // A full copy of synthetic-1024c (a generated fat tree) with text replaced, for topologies.
+  std::string synthetic(const std::string& name, const std::vector<std::pair<std::string, std::string>>& edits) {
+    std::ifstream in(kRoot + "/configs/machines-synthetic/synthetic-1024c.yaml");
+    std::stringstream buf;
+    buf << in.rdbuf();
+    std::string text = buf.str();
+    text.replace(text.find("name: synthetic-1024c"), 21, "name: " + name);
+    for (const auto& [from, to] : edits) {
+      const auto at = text.find(from);
+      if (at == std::string::npos)
+        ADD_FAILURE() << "no '" << from << "' in synthetic-1024c.yaml";
+      else
+        text.replace(at, from.size(), to);
+    }
+    return write(name, text);
+  }
+
+  std::string write(const std::string& name, const std::string& text) {
+    const fs::path p = dir_ / (name + ".yaml");
+    std::ofstream(p) << text;
+    return p.string();
+  }
+
+  static config::ConfigError load_error(const std::string& path) {
+    try {
+      load_machine(path, kMachineDirs);
+    } catch (const config::ConfigError& e) {
+      return e;
+    }
+    ADD_FAILURE() << path << " loaded without error";
+    return config::ConfigError({}, "", "<none>");
+  }
+
+  fs::path dir_;
+};
+
+std::string sourced(const std::string& value) { return "{value: " + value + ", source: \"estimate: test\"}"; }
+
+TEST_F(MachineLimits, ACpuCountThatWrappedTo8In32BitsIsRefusedNamingTheLayoutKeys) {
+  // 2 x 1 x 4 x 536870913 = 2^32 + 8: it used to become an 8-CPU machine that crashed in the probe.
+  const auto e = load_error(child("wrap", "layout:\n  threads_per_core: " + sourced("536870913") + "\n"));
+  EXPECT_EQ(e.key_path(), "layout");
+  EXPECT_TRUE(contains(e.message(),
+                       "nodes x sockets_per_node x cores_per_socket x threads_per_core = 2 x 1 x 4 x "
+                       "536870913 = 4294967304 CPUs, above the limit of 65536 CPUs"))
+      << e.what();
+}
+
+TEST_F(MachineLimits, ACpuCountThatWrappedTo0IsRefusedInsteadOfCalledEmpty) {
+  const auto e = load_error(child("wrap0", "layout:\n  sockets_per_node: " + sourced("65536") +
+                                               "\n  cores_per_socket: " + sourced("32768") + "\n"));
+  EXPECT_EQ(e.key_path(), "layout");
+  EXPECT_TRUE(contains(e.message(), "= 8589934592 CPUs, above the limit of 65536 CPUs")) << e.what();
+  EXPECT_FALSE(contains(e.message(), "no CPUs")) << e.what();
+}
+
+TEST_F(MachineLimits, TooManyNodesIsRefusedAtTheKey) {
+  const auto e = load_error(child("many", "layout:\n  nodes: " + sourced("100000") + "\n"));
+  EXPECT_EQ(e.key_path(), "layout.nodes.value");
+  EXPECT_TRUE(contains(e.message(), "'nodes' 100000 is above the limit of 1024 NUMA nodes")) << e.what();
+}
+
+TEST_F(MachineLimits, AMachineBuiltInCodeAboveTheCpuLimitIsRefusedByMachine) {
+  MachineSpec spec = load_machine("nehalem-ep-2s8c", kMachineDirs);
+  spec.threads_per_core = 536870913;  // the 32-bit product is 8
+  try {
+    const Machine m(spec);
+    ADD_FAILURE() << "a machine of 2^32 + 8 CPUs was built";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_TRUE(contains(e.what(), "4294967304 CPUs")) << e.what();
+  }
+}
+
+TEST_F(MachineLimits, AHugeDramAccessIsRefusedAndOneSecondStillLoads) {
+  const auto e = load_error(child("slow", "memory:\n  dram_access: " + sourced("9000000s") + "\n"));
+  EXPECT_EQ(e.key_path(), "memory.dram_access.value");
+  EXPECT_TRUE(contains(e.message(), "time '9000000s' is above the limit of 1s for a hardware latency")) << e.what();
+  EXPECT_NO_THROW(load_machine(child("slow1", "memory:\n  dram_access: " + sourced("1s") + "\n"), kMachineDirs));
+}
+
+TEST_F(MachineLimits, ACacheLatencyJustBelowTheEndOfTheClockIsRefused) {
+  const std::string l1 = "caches:\n  - name: L1D\n    shared_by: " + sourced("1") + "\n    size: " + sourced("32KiB") +
+                         "\n    ways: " + sourced("8") + "\n    latency: " + sourced("9000000000000000000ps") + "\n";
+  const auto e = load_error(child("l1slow", l1));
+  EXPECT_EQ(e.key_path(), "caches[0].latency.value");
+  EXPECT_TRUE(contains(e.message(), "above the limit of 1s")) << e.what();
+}
+
+TEST_F(MachineLimits, CostsAndLinkLatenciesInCyclesOrTimeAreCapped) {
+  auto e = load_error(child("fence", "coherence:\n  costs:\n    fence: " + sourced("5000000000cycles") + "\n"));
+  EXPECT_EQ(e.key_path(), "coherence.costs.fence.value");
+  e = load_error(child("qpi", "interconnect:\n  link_classes:\n    qpi:\n      latency: " + sourced("2s") +
+                                  "\n      bandwidth: " + sourced("12.8GB/s") + "\n"));
+  EXPECT_EQ(e.key_path(), "interconnect.link_classes.qpi.latency.value");
+  e = load_error(child("dlink", "interconnect:\n  domain_link: " + sourced("1.5s") + "\n"));
+  EXPECT_EQ(e.key_path(), "interconnect.domain_link.value");
+}
+
+TEST_F(MachineLimits, AnInfiniteClockIsRefused) {
+  const auto e = load_error(child("fast", "clock: " + sourced("1e300GHz") + "\n"));
+  EXPECT_EQ(e.key_path(), "clock.value");
+  EXPECT_TRUE(contains(e.message(), "frequency '1e300GHz' is too large")) << e.what();
+}
+
+TEST_F(MachineLimits, AnAbsurdlySlowClockIsBlamedOnTheClockNotOnACache) {
+  const auto e = load_error(child("tiny", "clock: " + sourced("1e-300Hz") + "\n"));
+  EXPECT_EQ(e.key_path(), "clock.value");
+  EXPECT_TRUE(contains(e.message(), "outside the supported 1MHz..100GHz")) << e.what();
+  EXPECT_NO_THROW(load_machine(child("mhz", "clock: " + sourced("1MHz") + "\n"), kMachineDirs));
+}
+
+std::string l3(const std::string& size, const std::string& ways) {
+  return "caches:\n"
+         "  - name: L1D\n    shared_by: {value: 1, source: \"x\"}\n    size: {value: 32KiB, source: \"x\"}\n"
+         "    ways: {value: 8, source: \"x\"}\n    latency: {value: 4cycles, source: \"x\"}\n"
+         "  - name: L3\n    shared_by: {value: 4, source: \"x\"}\n    size: " +
+         sourced(size) + "\n    ways: " + sourced(ways) +
+         "\n    latency: {value: 40cycles, source: \"x\"}\n    inclusion: inclusive\n";
+}
+
+TEST_F(MachineLimits, AHugeAssociativityIsRefusedBeforeItHangsEveryAccess) {
+  const auto e = load_error(child("ways", l3("1GiB", "16777216")));  // one set of 2^24 ways
+  EXPECT_EQ(e.key_path(), "caches[1].ways.value");
+  EXPECT_TRUE(contains(e.message(), "ways 16777216 is above the limit of 1024")) << e.what();
+}
+
+TEST_F(MachineLimits, AHugeCacheIsRefusedAtItsSizeKey) {
+  for (const std::string size : {"64GiB", "1TiB", "8000000TiB"}) {
+    SCOPED_TRACE(size);
+    const auto e = load_error(child("big", l3(size, "16")));
+    EXPECT_EQ(e.key_path(), "caches[1].size.value");
+    EXPECT_TRUE(contains(e.message(), "above the limit of 16777216 lines per cache instance")) << e.what();
+  }
+  EXPECT_NO_THROW(load_machine(child("gib", l3("1GiB", "16")), kMachineDirs));
+}
+
+TEST_F(MachineLimits, TheCachesOfAllCoresTogetherAreBounded) {
+  // 2 x 1 x 16384 x 2 = 65536 CPUs is allowed, but 32768 cores' nehalem caches are 2^31 lines.
+  const auto e = load_error(child("cores", "layout:\n  cores_per_socket: " + sourced("16384") + "\n"));
+  EXPECT_EQ(e.key_path(), "caches");
+  EXPECT_TRUE(contains(e.message(), "above the limit of 268435456 lines")) << e.what();
+}
+
+TEST_F(MachineLimits, AFullMeshWithTooManyLinksIsRefusedBeforeItIsBuilt) {
+  const auto e = load_error(synthetic("mesh", {{"nodes: {value: 64", "nodes: {value: 1024"},
+                                               {"    kind: fat-tree\n", "    kind: full-mesh\n    class: fabric\n"}}));
+  EXPECT_EQ(e.key_path(), "interconnect.generator.kind");
+  EXPECT_TRUE(contains(e.message(), "a full mesh of 1024 nodes has 523776 links, above the limit of 65536 links"))
+      << e.what();
+}
+
+TEST_F(MachineLimits, AFatTreeWithAHundredMillionSpinesIsRefusedAtSpines) {
+  const auto e = load_error(synthetic("spines", {{"spines: {value: 4", "spines: {value: 100000000"}}));
+  EXPECT_EQ(e.key_path(), "interconnect.generator.spines.value");
+  EXPECT_TRUE(contains(e.message(), "above the limit of 4096 routers")) << e.what();
+}
+
+TEST_F(MachineLimits, ALongRingIsRefusedForItsStoredRoutes) {
+  const auto e = load_error(synthetic("ring", {{"nodes: {value: 64", "nodes: {value: 1024"},
+                                               {"cores_per_socket: {value: 16", "cores_per_socket: {value: 1"},
+                                               {"    kind: fat-tree\n    nodes_per_leaf: {value: 8, source: "
+                                                "\"estimate: synthetic machine for scale testing\"}\n    spines: "
+                                                "{value: 4, source: \"estimate: synthetic machine for scale "
+                                                "testing\"}\n    leaf_class: fabric\n    spine_class: fabric\n",
+                                                "    kind: ring\n    class: fabric\n"}}));
+  EXPECT_EQ(e.key_path(), "interconnect");
+  EXPECT_TRUE(contains(e.message(), "links in all, the limit (every route is stored)")) << e.what();
+}
+
+TEST_F(MachineLimits, ALinkTooSlowToCarryOneLineASecondIsRefused) {
+  const auto e = load_error(child("bw", "interconnect:\n  link_classes:\n    qpi:\n      latency: " + sourced("20ns") +
+                                            "\n      bandwidth: " + sourced("1e-300B/s") + "\n"));
+  EXPECT_EQ(e.key_path(), "interconnect.link_classes.qpi.bandwidth.value");
+  EXPECT_TRUE(contains(e.message(), "is too low: one 64 B line would occupy the link for more than 1s")) << e.what();
+}
+
+TEST_F(MachineLimits, AMachineBuiltInCodeWithAComponentAboveOneSecondIsRefusedByMachine) {
+  MachineSpec spec = load_machine("nehalem-ep-2s8c", kMachineDirs);
+  spec.dram_access = 5'000'000'000'000'000'000;
+  try {
+    const Machine m(spec);
+    ADD_FAILURE() << "a DRAM access of 5e18 ps was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_TRUE(contains(e.what(), "dram_access of 5000000000000000000 ps is outside 0..1s")) << e.what();
+  }
+}
+
+TEST(MachineCycles, ACycleCountThatDoesNotFitPicosecondsThrowsInsteadOfWrapping) {
+  const Machine m(load_machine("nehalem-ep-2s8c", kMachineDirs));
+  EXPECT_EQ(m.cycles(2.93e9), 1'000'000'000'000);  // one second
+  EXPECT_THROW(m.cycles(1e300), std::runtime_error);
+  EXPECT_THROW(m.cycles(std::numeric_limits<double>::quiet_NaN()), std::runtime_error);
+  try {
+    m.cycles(1e300);
+  } catch (const std::runtime_error& e) {
+    EXPECT_TRUE(contains(e.what(), "does not fit the simulated clock")) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace walksim::machine
