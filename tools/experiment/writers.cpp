@@ -273,6 +273,14 @@ nlohmann::json results_json(const ExperimentResult& r, const std::string& versio
                            {"failed_calls", p.run.failed},
                            {"mem_ops", p.run.mem_ops},
                            {"events", p.run.events}});
+    // The hottest lines of every repeat, not just of the first: where repeats disagree, these say
+    // which line one seed collapsed on and another did not.
+    auto& hot = j["points"].back()["hot_lines"] = nlohmann::json::array();
+    for (std::size_t i = 0; i < std::min<std::size_t>(3, p.run.hot.size()); ++i) {
+      const auto& h = p.run.hot[i];
+      hot.push_back({{"object", h.object}, {"line", h.index}, {"fields", h.fields}, {"transfers", h.transfers},
+                     {"stall_ns", sim::to_ns(h.stall)}});
+    }
   }
   check_numbers(j, "");
   return j;
