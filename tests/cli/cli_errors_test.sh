@@ -4,21 +4,7 @@
 set -u
 walksim="$1"
 src="$2"
-fail=0
-expect() {  # expect CODE PATTERN -- ARGS...
-  local code="$1" pattern="$2"
-  shift 3
-  local out
-  out=$("$walksim" "$@" 2>&1)
-  local got=$?
-  if [ "$got" -ne "$code" ]; then
-    echo "FAIL: walksim $* exited $got, expected $code"; echo "$out" | head -5; fail=1
-  elif ! grep -qE -- "$pattern" <<<"$out"; then
-    echo "FAIL: walksim $* printed no /$pattern/"; echo "$out" | head -5; fail=1
-  else
-    echo "ok: walksim $*"
-  fi
-}
+source "$(dirname "$0")/lib.sh"
 expect 2 "unknown machine 'barcelona'.*did you mean 'barcelona-2s8c'" -- probe --machine barcelona
 expect 2 "bad-unknown-key.yaml:[0-9]+:[0-9]+: key '.*'" -- probe --machine "$src/models/machine/testdata/bad-unknown-key.yaml"
 expect 2 "bad-syntax.yaml:[0-9]+:[0-9]+" -- probe --machine "$src/models/machine/testdata/bad-syntax.yaml"

@@ -6,27 +6,11 @@
 set -u
 walksim="$1"
 src="$2"
-fail=0
+source "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 
-expect() {  # expect CODE PATTERN -- ARGS...
-  local code="$1" pattern="$2"
-  shift 3
-  local out
-  out=$(timeout 60 "$walksim" "$@" 2>&1)
-  local got=$?
-  if [ "$got" -ne "$code" ]; then
-    echo "FAIL: walksim $* exited $got, expected $code"; echo "$out" | head -5; fail=1
-  elif ! grep -qE -- "$pattern" <<<"$out"; then
-    echo "FAIL: walksim $* printed no /$pattern/"; echo "$out" | head -5; fail=1
-  elif [ -n "$(printf '%s' "$out" | LC_ALL=C tr -d '\n\040-\176\200-\377')" ]; then
-    echo "FAIL: walksim $* printed raw control bytes"; printf '%s' "$out" | od -c | head -5; fail=1
-  else
-    echo "ok: walksim $*"
-  fi
-}
 
 machine() {  # machine NAME BODY: a machine extending nehalem-ep-2s8c
   printf 'name: %s\nextends: nehalem-ep-2s8c\ndescription: "x"\n%s\n' "$1" "$2" > "$1.yaml"

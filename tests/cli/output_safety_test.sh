@@ -6,12 +6,10 @@
 set -u
 walksim=$(realpath "$1")
 src="$2"
-fail=0
+source "$(dirname "$0")/lib.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-no() { echo "FAIL: $*"; fail=1; }
-ok() { echo "ok: $*"; }
 
 cat > plain.yaml <<'YAML'
 name: plain

@@ -4,21 +4,7 @@
 # counted, not errors. Usage: trace_errors_test.sh WALKSIM SOURCE_DIR
 set -u
 walksim="$1"
-fail=0
-expect() {  # expect CODE PATTERN -- ARGS...
-  local code="$1" pattern="$2"
-  shift 3
-  local out
-  out=$(timeout 60 "$walksim" "$@" 2>&1)
-  local got=$?
-  if [ "$got" -ne "$code" ]; then
-    echo "FAIL: walksim $* exited $got, expected $code"; echo "$out" | head -5; fail=1
-  elif ! grep -qE -- "$pattern" <<<"$out"; then
-    echo "FAIL: walksim $* printed no /$pattern/"; echo "$out" | head -5; fail=1
-  else
-    echo "ok: walksim $*"
-  fi
-}
+source "$(dirname "$0")/lib.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 # experiment NAME TRACE THREADS: an experiment replaying TRACE (relative to $dir) until 60 ops.

@@ -5,12 +5,10 @@
 set -u
 walksim=$(realpath "$1")
 src="$2"
-fail=0
+source "$(dirname "$0")/lib.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 dir="$src/tools/experiment/testdata/validation"
-no() { echo "FAIL: $*"; fail=1; }
-ok() { echo "ok: $*"; }
 
 out=$("$walksim" validate --dir "$dir" 2>&1); code=$?
 [ "$code" -eq 0 ] && ok "a failing figure without --strict exits 0" || no "validate exit $code"
