@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The whole test suite built with AddressSanitizer and UndefinedBehaviorSanitizer (CI runs it).
+# The whole test suite built with clang, AddressSanitizer and UndefinedBehaviorSanitizer (CI runs
+# it). The build also carries libFuzzer's coverage instrumentation, so that scripts/fuzz.sh reuses
+# it instead of compiling everything a third time (CI must stay within 15 minutes on 2 cores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DWALKSIM_SANITIZE=ON -DWALKSIM_WERROR=ON >/dev/null
-cmake --build build-asan -j"$(nproc)"
+CC=clang CXX=clang++ cmake -S . -B build-san -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWALKSIM_FUZZ=ON >/dev/null
+cmake --build build-san -j"$(nproc)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build-asan --output-on-failure -j"$(nproc)"
+  ctest --test-dir build-san --output-on-failure -j"$(nproc)"

@@ -29,14 +29,9 @@ class ConfigError : public std::runtime_error {
 
  private:
   // File names, keys and messages quote the user's input, so control characters in it are
-  // escaped here, once for every loader (see printable.hpp).
-  static std::string format(const SourceMark& m, const std::string& key, const std::string& msg) {
-    std::string s = printable(m.file);
-    if (m.line > 0) s += ":" + std::to_string(m.line) + ":" + std::to_string(m.column);
-    if (!s.empty()) s += ": ";
-    if (!key.empty()) s += "key '" + printable(key) + "': ";
-    return s + printable(msg);
-  }
+  // escaped here, once for every loader (see printable.hpp). Out of line (config_error.cpp): inlined
+  // into every file that throws, its string concatenations set off GCC 12's false -Wstringop-overflow.
+  static std::string format(const SourceMark& m, const std::string& key, const std::string& msg);
 
   SourceMark mark_;
   std::string key_path_;

@@ -379,10 +379,49 @@ Node Node::layered(const std::vector<Node>& layers) {
 
 // --- Loading ---
 
+namespace {
+
+// The line (1-based) at which a second YAML document starts, or 0. yaml-cpp's LoadAll would tell,
+// but in the Debian version (0.7) it loops forever, allocating, on some malformed streams (a
+// leading ',': jbeder/yaml-cpp#1040, fixed upstream by #1319), so the markers are found in the
+// text instead. By the YAML spec a line starting with "---" or "..." followed by a space or the
+// end of the line is a document marker wherever it stands (scalars cannot contain one), so after
+// the first document's content such a line, or any content after a "...", starts another.
+std::size_t second_document_line(const std::string& text) {
+  bool content = false, ended = false;
+  std::size_t line = 0;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    const std::string_view l(text.data() + at, end - at);
+    ++line;
+    at = end + 1;
+    const bool marker = (l.starts_with("---") || l.starts_with("...")) &&
+                        (l.size() == 3 || l[3] == ' ' || l[3] == '\t' || l[3] == '\r');
+    const auto first = l.find_first_not_of(" \t\r");
+    const bool blank = first == std::string_view::npos || l[first] == '#';
+    if (marker) {
+      if (l.starts_with("---") && (content || ended)) return line;
+      if (l.starts_with("...")) ended = content || ended;
+      // "--- value" puts content on the marker's own line
+      const auto rest = l.find_first_not_of(" \t\r", 3);
+      if (rest != std::string_view::npos && l[rest] != '#') {
+        if (ended) return line;
+        content = true;
+      }
+    } else if (!blank && !(l[0] == '%' && !content)) {  // a directive before the content is not content
+      if (ended) return line;
+      content = true;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
 Node load_string(const std::string& text, const std::string& file_name) {
-  std::vector<YAML::Node> documents;
+  YAML::Node document;
   try {
-    documents = YAML::LoadAll(text);
+    document = YAML::Load(text);
   } catch (const YAML::DeepRecursion& e) {
     // yaml-cpp's own guard against stack exhaustion; its message is only "bad file".
     throw ConfigError(to_source_mark(file_name, e.mark), "",
@@ -395,14 +434,12 @@ Node load_string(const std::string& text, const std::string& file_name) {
                       "out of memory while parsing the YAML (" + std::to_string(text.size()) + " bytes)");
   }
   // Everything after a second `---` would otherwise be ignored without a word.
-  if (documents.size() > 1) {
-    const SourceMark at = to_source_mark(file_name, documents[1].Mark());
-    throw ConfigError(at, "",
-                      "a second YAML document starts " + (at.line > 0 ? "here" : std::string("after the first")) +
-                          "; a config file holds one document: remove the '---' line that starts it "
-                          "(or merge the two)");
+  if (const std::size_t line = second_document_line(text)) {
+    throw ConfigError(SourceMark{file_name, static_cast<int>(line), 1}, "",
+                      "a second YAML document starts here; a config file holds one document: remove the '---' "
+                      "line that starts it (or merge the two)");
   }
-  return Node(make_root(documents.empty() ? YAML::Node() : documents.front(), file_name));
+  return Node(make_root(document, file_name));
 }
 
 Node load_file(const std::string& path) {

@@ -14,6 +14,8 @@ namespace {
 const std::map<std::string, std::string> kParams{
     {"git-diff", "files: 3000\ndirs: 200\n"},
     {"openbench", "loops: 200\n"},
+    {"kbuild", "units_per_dir: 2\nprereq_stats: 10\nheaders: 10\nheader_misses: 1\n"},
+    {"dbench", "loadfile_ops: 2000\n"},
     {"trace-replay", "file: " + std::string(WALKSIM_SOURCE_DIR) + "/models/workload/testdata/small.trace\n"},
 };
 
@@ -24,7 +26,7 @@ RunResult run_with_seed(const WorkloadKind& kind, std::uint64_t seed, Picos wake
   a.kernel = "linux-2.6.35";
   a.threads = kind.name == "trace-replay" ? 3 : 4;
   a.seed = seed;
-  a.control.ops_per_process = 120;
+  a.control.ops_per_process = kind.name == "kbuild" ? 20 : 120;  // a compilation unit is thousands of calls
   a.mutex_wakeup = wakeup;
   return testing::run(a, *w);
 }

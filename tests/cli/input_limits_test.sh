@@ -106,7 +106,7 @@ expect 2 "deep.yaml(:[0-9]+:[0-9]+)?: lists and mappings are nested too deeply" 
 ln -s loop2.yaml loop1.yaml && ln -s loop1.yaml loop2.yaml
 expect 2 "loop1.yaml: too many levels of symbolic links" -- run loop1.yaml
 experiment two "{kind: stat-loop}" $'---\nname: other'
-expect 2 "two.yaml:10:1: a second YAML document starts here" -- run two.yaml -q -o out
+expect 2 "two.yaml:9:1: a second YAML document starts here" -- run two.yaml -q -o out
 
 # The limits leave room: a machine at the edge still probes.
 machine edge "memory:
