@@ -7,7 +7,10 @@ cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
 seconds="${FUZZ_SECONDS:-12}"
 # The same build as scripts/sanitize.sh (after it, nothing is left to compile).
-CC=clang CXX=clang++ cmake -S . -B build-san -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWALKSIM_FUZZ=ON >/dev/null
+# -O1 with line tables only: sanitizer reports name file and line, at a fraction of -O2 -g's compile time;
+# assertions stay on.
+CC=clang CXX=clang++ cmake -S . -B build-san -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DWALKSIM_FUZZ=ON >/dev/null
 cmake --build build-san -j"$(nproc)" --target fuzz_machine fuzz_kernel fuzz_experiment fuzz_trace fuzz_syscall
 for t in machine kernel experiment trace syscall; do
   work=$(mktemp -d)
