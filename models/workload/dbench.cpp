@@ -14,6 +14,9 @@
 namespace walksim::workload {
 namespace dbench {
 
+// Loadfile operations the workload may hold in all (about 300 B of host memory each: 600 MB).
+constexpr std::uint32_t kMaxLoadfileOpsHeld = 2'000'000;
+
 struct DbenchParams {
   LoadfileParams loadfile;
   Picos user = 0;                   // user-space time per loadfile operation
@@ -94,6 +97,12 @@ class Dbench final : public Workload {
     return true;
   }
   bool reports_bytes() const override { return true; }
+  std::string check_run(std::uint32_t threads, std::uint32_t, std::uint32_t) const override {
+    if (!p_.distinct_loadfiles || std::uint64_t{threads} * p_.loadfile.ops <= kMaxLoadfileOpsHeld) return {};
+    return "dbench with distinct_loadfiles keeps one loadfile per client: " + std::to_string(threads) + " x " +
+           std::to_string(p_.loadfile.ops) + " operations is more than " + std::to_string(kMaxLoadfileOpsHeld) +
+           " in all (about 300 bytes of host memory each); lower workload.params.loadfile_ops or the thread count";
+  }
 
   const std::vector<LoadOp>* loadfile(std::size_t client) const {
     return client < client_loadfile_.size() ? &loadfiles_[client_loadfile_[client]] : nullptr;
@@ -141,7 +150,11 @@ std::unique_ptr<Workload> make(const config::Node* params) {
     }
     if (auto n = params->optional("loadfile_ops")) {
       p.loadfile.ops = n->as_uint32();
-      if (p.loadfile.ops < 1000 || p.loadfile.ops > 10'000'000) n->fail("loadfile_ops must be 1000..10000000");
+      if (p.loadfile.ops < 1000 || p.loadfile.ops > kMaxLoadfileOpsHeld) {
+        n->fail("loadfile_ops must be 1000.." + std::to_string(kMaxLoadfileOpsHeld) +
+                " (a loadfile operation costs about 300 bytes of host memory, and clients replay the loadfile "
+                "in a loop, so a longer one adds nothing to the rate)");
+      }
     }
     if (auto n = params->optional("max_open")) {
       p.loadfile.max_open = n->as_uint32();

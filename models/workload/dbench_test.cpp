@@ -93,6 +93,14 @@ TEST(Dbench, RcuWalkTakesFewerAtomicsPerOperationThanRefWalk) {
 TEST(Dbench, RejectsBadParameters) {
   EXPECT_THROW(testing::make(kDbenchKind, "io_size: 0B"), config::ConfigError);
   EXPECT_THROW(testing::make(kDbenchKind, "loadfile_ops: 10"), config::ConfigError);
+  EXPECT_THROW(testing::make(kDbenchKind, "loadfile_ops: 10000000"), config::ConfigError);  // 3 GB of loadfile
+}
+
+TEST(Dbench, DistinctLoadfilesForEveryClientAreCheckedAgainstTheThreadCountBeforeARun) {
+  const auto w = testing::make(kDbenchKind, "loadfile_ops: 1000000\ndistinct_loadfiles: true\n");
+  EXPECT_EQ(w->check_run(2, 2, 16), "");
+  EXPECT_NE(w->check_run(16, 2, 16).find("keeps one loadfile per client: 16 x 1000000"), std::string::npos);
+  EXPECT_EQ(testing::make(kDbenchKind, "loadfile_ops: 1000000\n")->check_run(16, 2, 16), "");
   EXPECT_THROW(testing::make(kDbenchKind, "statfs: maybe"), config::ConfigError);
   EXPECT_THROW(testing::make(kDbenchKind, "clients: 4"), config::ConfigError);
 }
