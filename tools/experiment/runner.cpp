@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 #include "models/exec/executor.hpp"
@@ -74,7 +75,13 @@ class Context {
     };
     const unsigned n = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(list.size())));
     std::vector<std::thread> pool;
-    for (unsigned t = 1; t < n; ++t) pool.emplace_back(worker);
+    for (unsigned t = 1; t < n; ++t) {
+      try {
+        pool.emplace_back(worker);
+      } catch (const std::system_error&) {
+        break;  // the host gives no more threads: the ones running (and this one) do the work
+      }
+    }
     worker();
     for (auto& t : pool) t.join();
     if (failure) std::rethrow_exception(failure);
