@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "models/config/test_support.hpp"
 #include "models/config/limits.hpp"
 #include "models/config/printable.hpp"
 #include "models/config/strict_yaml.hpp"
@@ -16,17 +17,8 @@
 namespace walksim::config {
 namespace {
 
-ConfigError config_error(auto&& f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no ConfigError thrown";
-  return ConfigError({}, "", "<none>");
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using testing::config_error;
+using testing::contains;
 
 bool has_control_byte(const std::string& s) {
   for (const char c : s) {

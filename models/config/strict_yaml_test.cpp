@@ -1,5 +1,6 @@
 // Tests for the strict YAML reader: key paths and marks in errors, unread keys rejected with a
 // suggestion, typed getters, sourced numbers, layered `extends:` merging, and file loading.
+#include "models/config/test_support.hpp"
 #include "models/config/strict_yaml.hpp"
 
 #include <gtest/gtest.h>
@@ -13,17 +14,8 @@ namespace {
 
 enum class Color { kRed, kGreen };
 
-ConfigError config_error(auto&& f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no ConfigError thrown";
-  return ConfigError({}, "", "<none>");
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using testing::config_error;
+using testing::contains;
 
 TEST(StrictYaml, ChildrenCarryTheirKeyPath) {
   const Node root = load_string("caches:\n  - name: L1\n    latency: 3ns\n", "t.yaml");

@@ -8,29 +8,18 @@
 
 #include "models/coherence/test_machines.hpp"
 #include "models/exec/executor.hpp"
+#include "models/exec/test_rig.hpp"
 
 namespace walksim::exec {
 namespace {
 
 using machine::ProtocolKind;
 
-class Script : public Program {
- public:
-  using Step = std::function<bool(std::uint64_t, Op&)>;
-  explicit Script(Step s) : step_(std::move(s)) {}
-  bool next(std::uint64_t last, Op& out) override { return step_(last, out); }
-
- private:
-  Step step_;
+// The overflow checks do not need the invariant checker.
+struct Rig : testing::Rig {
+  explicit Rig(machine::MachineSpec spec) : testing::Rig(std::move(spec), false) {}
 };
-
-struct Rig {
-  explicit Rig(machine::MachineSpec spec) : m(std::move(spec)), sim(1), mem(m, false), ex(sim, mem) {}
-  machine::Machine m;
-  sim::Simulation sim;
-  coherence::MemorySystem mem;
-  Executor ex;
-};
+using testing::Script;
 
 constexpr Picos kHuge = 5'000'000'000'000'000'000;  // 5e18 ps: two of them pass INT64_MAX
 

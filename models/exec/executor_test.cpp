@@ -2,6 +2,7 @@
 // spin-waits park and are woken by the write that changes the line, a lock built from these
 // operations gives mutual exclusion, and a wait that nothing can end is reported.
 #include "models/exec/executor.hpp"
+#include "models/exec/test_rig.hpp"
 
 #include <gtest/gtest.h>
 
@@ -17,24 +18,8 @@ using machine::Machine;
 using machine::ProtocolKind;
 using sim::from_ns;
 
-// A program given as a list of steps; each step may look at the previous result.
-class Script : public Program {
- public:
-  using Step = std::function<bool(std::uint64_t, Op&)>;
-  explicit Script(Step s) : step_(std::move(s)) {}
-  bool next(std::uint64_t last, Op& out) override { return step_(last, out); }
-
- private:
-  Step step_;
-};
-
-struct Rig {
-  explicit Rig(machine::MachineSpec spec) : m(std::move(spec)), sim(1), mem(m, true), ex(sim, mem) {}
-  Machine m;
-  sim::Simulation sim;
-  coherence::MemorySystem mem;
-  Executor ex;
-};
+using testing::Rig;
+using testing::Script;
 
 TEST(Executor, AStoreDoesNotStallTheThreadButAFenceWaitsForIt) {
   Rig r(coherence::testing::chain(2, ProtocolKind::kDirectory));
