@@ -239,3 +239,37 @@ TEST(MachineCycles, ACycleCountThatDoesNotFitPicosecondsThrowsInsteadOfWrapping)
 
 }  // namespace
 }  // namespace walksim::machine
+
+namespace walksim::machine {
+namespace {
+
+// The home's serialisation policy decides how fast a saturated line moves, so a machine must say
+// which it has (with a source) and a forwarding home must say how long an owner keeps the line.
+TEST_F(MachineLimits, TheHomePolicyIsRequiredAndRetentionBelongsToAForwardingHome) {
+  auto e = load_error(synthetic("nohome", {{"  home: {value: blocking, source: \"estimate: synthetic machine for scale testing\"}\n", ""}}));
+  EXPECT_EQ(e.key_path(), "coherence.home");
+  EXPECT_TRUE(contains(e.message(), "home")) << e.what();
+
+  e = load_error(synthetic("nosuch", {{"home: {value: blocking", "home: {value: blockign"}}));
+  EXPECT_EQ(e.key_path(), "coherence.home.value");
+  EXPECT_TRUE(contains(e.message(), "blocking")) << e.what();
+
+  e = load_error(synthetic("noretention", {{"home: {value: blocking", "home: {value: forwarding"}}));
+  EXPECT_TRUE(contains(e.message(), "retention")) << e.what();
+
+  e = load_error(synthetic("stray", {{"  home: {value: blocking, source: \"estimate: synthetic machine for scale testing\"}\n",
+                                      "  home: {value: blocking, source: \"x\"}\n  retention: {value: 20cycles, source: \"x\"}\n"}}));
+  EXPECT_EQ(e.key_path(), "coherence.retention");
+  EXPECT_TRUE(contains(e.message(), "only to 'home: forwarding'")) << e.what();
+
+  const MachineSpec fwd = load_machine(
+      synthetic("fwd", {{"  home: {value: blocking, source: \"estimate: synthetic machine for scale testing\"}\n",
+                         "  home: {value: forwarding, source: \"x\"}\n  retention: {value: 20cycles, source: \"y\"}\n"}}),
+      kMachineDirs);
+  EXPECT_EQ(fwd.home_policy, HomePolicy::kForwarding);
+  EXPECT_GT(fwd.home_retention, 0);
+  EXPECT_EQ(fwd.sources.at("coherence.retention"), "y");
+}
+
+}  // namespace
+}  // namespace walksim::machine

@@ -216,6 +216,17 @@ void read_coherence(const Node& root, MachineSpec& spec) {
             .as_enum<ProbeOrigin>({{"home", ProbeOrigin::kHome}, {"requester", ProbeOrigin::kRequester}});
   }
 
+  const Node home = coherence.sourced("home", spec.sources);
+  spec.home_policy =
+      home.as_enum<HomePolicy>({{"blocking", HomePolicy::kBlocking}, {"forwarding", HomePolicy::kForwarding}});
+  if (spec.home_policy == HomePolicy::kForwarding) {
+    spec.home_retention = component_time(coherence, "retention", spec.sources, spec.clock_hz);
+  } else if (coherence.has("retention")) {
+    coherence.child("retention")
+        .fail("'retention' applies only to 'home: forwarding'; a blocking home keeps the next transaction back "
+              "until the previous one completed");
+  }
+
   // Which cost applies to which protocol: one table, so that adding a protocol is one column.
   struct Cost {
     std::string key;
@@ -229,6 +240,7 @@ void read_coherence(const Node& root, MachineSpec& spec) {
       {"onchip_snoop_dirty", &CoherenceCosts::onchip_snoop_dirty, {ProtocolKind::kMesifInclusive}},
       {"atomic_overhead", &CoherenceCosts::atomic_overhead, {}},
       {"fence", &CoherenceCosts::fence, {}},
+      {"branch_mispredict", &CoherenceCosts::branch_mispredict, {}},
   };
   const Node section = coherence.child("costs");
   for (const Cost& cost : costs) {

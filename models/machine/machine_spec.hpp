@@ -29,6 +29,15 @@ enum class ProtocolKind {
   kDirectory,       // SGI SHub, modern: home directory, 3-hop forwarding, invalidation fan-out with acks
 };
 
+// When the home lets the next transaction on a line proceed (docs/model.md, "Grants").
+enum class HomePolicy {
+  kBlocking,    // only after the previous requester's completion message reaches the home (AMD
+                // HyperTransport SrcDone, Intel home agent, SGI SHub): a saturated line moves once
+                // per transaction latency
+  kForwarding,  // as soon as it has forwarded the previous one; the new owner keeps the line for
+                // `home_retention` after its data arrived
+};
+
 enum class ProbeOrigin {
   kHome,       // probes are sent by the home node after the request reaches it (AMD)
   kRequester,  // probes are sent by the requester in parallel with the request to home (Intel source snoop)
@@ -66,6 +75,7 @@ struct CoherenceCosts {
   Picos onchip_snoop_dirty = 0;  // as above, line modified in the other core (extra over an L3 hit)
   Picos atomic_overhead = 0;     // a locked read-modify-write beyond the cost of owning the line in M
   Picos fence = 0;               // a full fence (mfence / smp_mb) with an empty store buffer
+  Picos branch_mispredict = 0;   // a failed cmpxchg's retry branch: the pipeline restarts before the retry
 };
 
 struct MachineSpec {
@@ -89,6 +99,8 @@ struct MachineSpec {
   Picos dram_access = 0;                // at the home memory controller: request arrival to data leaving
   ProtocolKind protocol = ProtocolKind::kMoesiBroadcast;
   ProbeOrigin probe_origin = ProbeOrigin::kHome;
+  HomePolicy home_policy = HomePolicy::kBlocking;
+  Picos home_retention = 0;             // kForwarding only: how long a new owner keeps the line
   CoherenceCosts costs;
   TopologySpec topology;
 
