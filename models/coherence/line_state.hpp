@@ -28,8 +28,13 @@ struct alignas(64) LineState {
   bool home_assigned = false;         // false until first touch (when the allocation did not pin it)
   OwnerState owner_state = OwnerState::kExclusive;
   std::int32_t owner = kNone;         // core holding E/M/O/F, or none
-  std::int32_t pending_core = kNone;  // core whose transaction completes at busy_until
-  Picos busy_until = 0;               // the line serves one transaction at a time
+  std::int32_t pending_core = kNone;  // core whose latest transaction's data arrives at busy_until
+  Picos busy_until = 0;
+  // Serialisation at the home (docs/model.md, "Grants"): the next transaction is served no earlier
+  // than home_free and takes effect no earlier than grant_free (a forwarding home's retention).
+  Picos home_free = 0;
+  Picos grant_free = 0;
+  std::uint32_t waiting = 0;          // requests queued for the line (MemorySystem::request)
   IdSet holders;                      // cores with a copy in their private caches
   IdSet llc;                          // cache domains whose shared last-level cache holds a copy
   std::int32_t excl_domain = kNone;   // domain with write permission (E/M at the domain level)

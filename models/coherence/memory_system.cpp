@@ -80,45 +80,34 @@ std::size_t MemorySystem::bytes_per_line() const {
   return sizeof(LineState) + heap(cores.heap_bytes()) + heap(domains.heap_bytes());
 }
 
-AccessResult MemorySystem::access(Picos now, CpuId cpu, LineId id, AccessKind kind, std::uint64_t value) {
-  if (floor_) {
-    AccessResult r;
-    r.start = now;
-    r.done = now + 1000;
-    return r;
-  }
+std::optional<AccessResult> MemorySystem::private_hit(Picos now, CoreId c, LineId id, AccessKind kind,
+                                                      std::uint64_t value) {
   LineState& s = lines_[id];
-  const CoreId c = m_.core_of(cpu);
-  const DomainId d = dom(c);
-  if (!s.home_assigned) {
-    s.home = m_.node_of(c);
-    s.home_assigned = true;
-  }
+  if (!s.holders.contains(c)) return std::nullopt;
   const bool write = is_write(kind);
-  const Picos atomic = kind == AccessKind::kRmw ? m_.spec().costs.atomic_overhead : 0;
+  const bool exclusive = s.owner == static_cast<std::int32_t>(c) &&
+                         (s.owner_state == OwnerState::kExclusive || s.owner_state == OwnerState::kModified);
+  if (write && !exclusive) return std::nullopt;
   AccessResult r;
+  r.level = private_hit_level(c, id);
+  // Data still in flight for this core's own earlier transaction (a prefetch) is waited for.
+  r.start = (s.pending_core == static_cast<std::int32_t>(c) && s.busy_until > now) ? s.busy_until : now;
+  r.done = r.start + m_.spec().caches[r.level].latency + (kind == AccessKind::kRmw ? m_.spec().costs.atomic_overhead : 0);
+  r.visible = r.done;
+  r.served = ServedBy::kPrivate;
+  if (write && kind != AccessKind::kPrefetchExclusive) apply_write(id, c, value);
+  if (check_) r.value = copy_value(id, c);
+  return r;
+}
 
-  // 1. A hit in the core's own caches (an SMT sibling's copy is the same copy).
-  if (s.holders.contains(c)) {
-    const bool exclusive = s.owner == static_cast<std::int32_t>(c) &&
-                           (s.owner_state == OwnerState::kExclusive || s.owner_state == OwnerState::kModified);
-    if (!write || exclusive) {
-      r.level = private_hit_level(c, id);
-      // Data still in flight for this core's own earlier transaction (a prefetch) is waited for.
-      r.start = (s.pending_core == static_cast<std::int32_t>(c) && s.busy_until > now) ? s.busy_until : now;
-      r.done = r.start + m_.spec().caches[r.level].latency + atomic;
-      r.served = ServedBy::kPrivate;
-      if (write && kind != AccessKind::kPrefetchExclusive) apply_write(id, c, value);
-      if (check_) r.value = copy_value(id, c);
-      return r;
-    }
-  }
-
-  // 2. Everything else is a transaction at the line: it waits for the one in progress.
-  r.start = std::max(now, s.busy_until);
+MemorySystem::Plan MemorySystem::plan(CoreId c, LineId id, AccessKind kind) {
+  const LineState& s = lines_[id];
+  const DomainId d = dom(c);
+  const bool write = is_write(kind);
   const bool tracks = timing_->tracks_core_copies();
   const bool in_llc = !llc_.empty() && s.llc.contains(d);
-  const bool sibling_copy = other_core_in_domain(s, c);
+  Plan p;
+  p.sibling_copy = other_core_in_domain(s, c);
   const auto& costs = m_.spec().costs;
   auto snoop_cost = [&]() -> Picos {
     const bool dirty = s.owner >= 0 && dom(static_cast<CoreId>(s.owner)) == d && static_cast<CoreId>(s.owner) != c &&
@@ -129,71 +118,107 @@ AccessResult MemorySystem::access(Picos now, CpuId cpu, LineId id, AccessKind ki
     return costs.probe_lookup;
   };
 
-  bool on_chip = false;
-  Picos latency = 0;
-  if (!write && ((tracks && (in_llc || sibling_copy)) || (!tracks && in_llc))) {
-    on_chip = true;
-    latency = m_.miss_detect() + (tracks && sibling_copy ? snoop_cost() : 0);
-    r.served = tracks && sibling_copy ? ServedBy::kOnChip : ServedBy::kSharedCache;
-  } else if (write && s.excl_domain == static_cast<std::int32_t>(d) && (tracks || !sibling_copy)) {
-    on_chip = true;
-    latency = m_.miss_detect() + (sibling_copy ? snoop_cost() : 0);
-    r.served = sibling_copy ? ServedBy::kOnChip : ServedBy::kSharedCache;
+  // Served inside the domain: a read its shared cache or a sibling answers (without the home), or
+  // a write the domain already has permission for (a transfer between its own cores, serialised
+  // at the line like any other: the request leg is the lookup, the forward leg the snoop).
+  if (!write && ((tracks && (in_llc || p.sibling_copy)) || (!tracks && in_llc))) {
+    p.local_read = true;
+    p.legs.req = m_.miss_detect();
+    p.legs.fwd = tracks && p.sibling_copy ? snoop_cost() : 0;
+    p.served = tracks && p.sibling_copy ? ServedBy::kOnChip : ServedBy::kSharedCache;
+    return p;
+  }
+  if (write && s.excl_domain == static_cast<std::int32_t>(d) && (tracks || !p.sibling_copy)) {
+    p.legs.req = m_.miss_detect();
+    p.legs.fwd = p.sibling_copy ? snoop_cost() : 0;
+    p.served = p.sibling_copy ? ServedBy::kOnChip : ServedBy::kSharedCache;
+    return p;
   }
 
-  std::optional<DomainId> supplier;
-  if (!on_chip) {
-    Transaction t;
-    t.requester = d;
-    t.home = s.home;
-    t.exclusive = write;
-    t.needs_data = !(s.holders.contains(c) || in_llc || (tracks && sibling_copy));
-    // A cache supplies the data when another domain owns the line, or when a sibling core of this
-    // domain owns it but the shared cache cannot see that (AMD's victim L3: the probe of the own
-    // node finds it).
-    if (s.excl_domain >= 0 && (s.excl_domain != static_cast<std::int32_t>(d) || sibling_copy)) {
-      supplier = static_cast<DomainId>(s.excl_domain);
-    } else if (timing_->keeps_dirty_sharing() && s.dirty_domain >= 0 && s.dirty_domain != static_cast<std::int32_t>(d)) {
-      supplier = static_cast<DomainId>(s.dirty_domain);
-    } else if (timing_->has_forward_state() && s.owner >= 0 && s.owner_state == OwnerState::kForward &&
-               dom(static_cast<CoreId>(s.owner)) != d) {
-      supplier = dom(static_cast<CoreId>(s.owner));
+  Transaction t;
+  t.requester = d;
+  t.home = s.home;
+  t.exclusive = write;
+  t.needs_data = !(s.holders.contains(c) || in_llc || (tracks && p.sibling_copy));
+  // A cache supplies the data when another domain owns the line, or when a sibling core of this
+  // domain owns it but the shared cache cannot see that (AMD's victim L3: the probe of the own
+  // node finds it).
+  if (s.excl_domain >= 0 && (s.excl_domain != static_cast<std::int32_t>(d) || p.sibling_copy)) {
+    p.supplier = static_cast<DomainId>(s.excl_domain);
+  } else if (timing_->keeps_dirty_sharing() && s.dirty_domain >= 0 && s.dirty_domain != static_cast<std::int32_t>(d)) {
+    p.supplier = static_cast<DomainId>(s.dirty_domain);
+  } else if (timing_->has_forward_state() && s.owner >= 0 && s.owner_state == OwnerState::kForward &&
+             dom(static_cast<CoreId>(s.owner)) != d) {
+    p.supplier = dom(static_cast<CoreId>(s.owner));
+  }
+  t.supplier = p.supplier;
+  // The other domains holding a copy, from the presence sets (no scan of every domain).
+  holder_scratch_.clear();
+  auto note = [&](DomainId h) {
+    if (h != d && !domain_mark_[h]) {
+      domain_mark_[h] = 1;
+      holder_scratch_.push_back(h);
     }
-    t.supplier = supplier;
-    // The other domains holding a copy, from the presence sets (no scan of every domain).
-    holder_scratch_.clear();
-    auto note = [&](DomainId h) {
-      if (h != d && !domain_mark_[h]) {
-        domain_mark_[h] = 1;
-        holder_scratch_.push_back(h);
-      }
-    };
-    s.holders.for_each([&](std::uint32_t k) { note(dom(k)); });
-    s.llc.for_each([&](std::uint32_t x) { note(x); });
-    for (DomainId h : holder_scratch_) domain_mark_[h] = 0;
-    t.holders = holder_scratch_;
-    latency = timing_->latency(t);
-    r.served = ServedBy::kRemote;
-    if (m_.spec().topology.model_bandwidth && t.needs_data) {
-      const auto from = supplier ? m_.node_of_domain(*supplier) : s.home;
-      latency += link_queueing(from, m_.node_of_domain(d), r.start + latency);
+  };
+  s.holders.for_each([&](std::uint32_t k) { note(dom(k)); });
+  s.llc.for_each([&](std::uint32_t x) { note(x); });
+  for (DomainId h : holder_scratch_) domain_mark_[h] = 0;
+  t.holders = holder_scratch_;
+  p.legs = timing_->legs(t);
+  p.served = ServedBy::kRemote;
+  return p;
+}
+
+Picos MemorySystem::ready_time(const LineState& s, Picos arrival, const Legs& l) const {
+  return std::max(std::max(arrival, s.home_free) + l.home + l.fwd, s.grant_free);
+}
+
+void MemorySystem::occupy_home(LineState& s, Picos service, Picos done, const Legs& l) {
+  if (m_.spec().home_policy == machine::HomePolicy::kBlocking) {
+    // The next transaction is served when this one's completion message has reached the home.
+    s.home_free = std::max(s.home_free, done + l.ack());
+  } else {
+    // The home passes the next request on as soon as it has handled this one; the new owner keeps
+    // the line for the retention time after its data arrived.
+    s.home_free = std::max(s.home_free, service + l.home);
+    s.grant_free = std::max(s.grant_free, done + m_.spec().home_retention);
+  }
+}
+
+AccessResult MemorySystem::apply(Picos effect, Picos after, Picos issued, Picos queued, CoreId c, LineId id,
+                                 AccessKind kind, std::uint64_t value, const Plan& p) {
+  LineState& s = lines_[id];
+  const DomainId d = dom(c);
+  const bool write = is_write(kind);
+  AccessResult r;
+  r.served = p.served;
+  r.start = issued + queued;
+  Picos latency = after;
+  if (p.served == ServedBy::kRemote && m_.spec().topology.model_bandwidth) {
+    const bool needs_data = !(s.holders.contains(c) || (!llc_.empty() && s.llc.contains(d)) ||
+                              (timing_->tracks_core_copies() && p.sibling_copy));
+    if (needs_data) {
+      const auto from = p.supplier ? m_.node_of_domain(*p.supplier) : s.home;
+      latency += link_queueing(from, m_.node_of_domain(d), effect + after);
     }
   }
-
-  r.done = r.start + latency + atomic;
-  const bool moved = supplier.has_value() || (write && (s.holders.size() > (s.holders.contains(c) ? 1u : 0u))) ||
-                     (on_chip && sibling_copy);
+  r.done = effect + latency + (kind == AccessKind::kRmw ? m_.spec().costs.atomic_overhead : 0);
+  const bool on_chip = p.served != ServedBy::kRemote;
+  const bool moved = p.supplier.has_value() || (write && (s.holders.size() > (s.holders.contains(c) ? 1u : 0u))) ||
+                     (on_chip && p.sibling_copy);
   r.transfer = moved;
-  s.busy_until = r.done;
-  s.pending_core = static_cast<std::int32_t>(c);
+  if (!p.local_read) {
+    s.busy_until = r.done;
+    s.pending_core = static_cast<std::int32_t>(c);
+  }
   ++s.transactions;
   if (moved) ++s.transfers;
-  s.stall += r.done - now;
-  s.queued += r.start - now;
+  s.stall += r.done - issued;
+  s.queued += queued;
 
   if (write) {
     if (!s.holders.contains(c)) {
-      if (check_) copy_value(id, c) = source_value(id, c, supplier);
+      if (check_) copy_value(id, c) = source_value(id, c, p.supplier);
       fill_private(c, id);
       if (!llc_.empty() && m_.spec().caches[*m_.shared_level()].inclusion == Inclusion::kInclusive) fill_llc(d, id);
     }
@@ -203,13 +228,131 @@ AccessResult MemorySystem::access(Picos now, CpuId cpu, LineId id, AccessKind ki
       apply_write(id, c, value);
     }
   } else {
-    apply_read(id, c, supplier);
+    apply_read(id, c, p.supplier);
   }
   if (check_) {
     r.value = copy_value(id, c);
     check_line(id);
   }
   return r;
+}
+
+AccessResult MemorySystem::access(Picos now, CpuId cpu, LineId id, AccessKind kind, std::uint64_t value) {
+  if (floor_) {
+    AccessResult r;
+    r.start = now;
+    r.done = now + 1000;
+    r.visible = r.done;
+    return r;
+  }
+  LineState& s = lines_[id];
+  const CoreId c = m_.core_of(cpu);
+  if (!s.home_assigned) {
+    s.home = m_.node_of(c);
+    s.home_assigned = true;
+  }
+  if (auto hit = private_hit(now, c, id, kind, value)) return *hit;
+  const Plan p = plan(c, id, kind);
+  if (p.local_read) {
+    AccessResult r = apply(now, p.legs.total(), now, 0, c, id, kind, value, p);
+    r.visible = r.done;
+    return r;
+  }
+  // Served after what the line already serialised, in the order of issue; the state changes now.
+  Picos service = std::max(now + p.legs.req, s.home_free);
+  if (s.pending_core == static_cast<std::int32_t>(c)) service = std::max(now, s.busy_until) + p.legs.req;
+  const Picos effect = std::max(service + p.legs.home + p.legs.fwd, s.grant_free);
+  const Picos queued = service - (now + p.legs.req);
+  AccessResult r = apply(now, effect + p.legs.data - now, now, queued, c, id, kind, value, p);
+  r.visible = effect;
+  occupy_home(s, service, r.done, p.legs);
+  return r;
+}
+
+std::optional<AccessResult> MemorySystem::request(Picos now, CpuId cpu, LineId id, AccessKind kind,
+                                                  std::uint64_t value) {
+  if (floor_) return access(now, cpu, id, kind, value);
+  LineState& s = lines_[id];
+  const CoreId c = m_.core_of(cpu);
+  if (!s.home_assigned) {
+    s.home = m_.node_of(c);
+    s.home_assigned = true;
+  }
+  std::vector<Waiting>* queue = nullptr;
+  std::size_t mine = SIZE_MAX;  // this CPU's place in the line's queue, if it waits there
+  if (s.waiting > 0) {
+    queue = &queues_.at(id);
+    for (std::size_t i = 0; i < queue->size(); ++i) {
+      if ((*queue)[i].cpu == cpu) mine = i;
+    }
+  }
+  auto leave_queue = [&]() -> Waiting {
+    const Waiting w = (*queue)[mine];
+    queue->erase(queue->begin() + static_cast<std::ptrdiff_t>(mine));
+    --s.waiting;
+    --waiting_;
+    if (queue->empty()) queues_.erase(id);
+    return w;
+  };
+
+  // A request that became a hit while it waited (it cannot, for now, but a sibling's fill could
+  // make a read local) is served at once and leaves the queue.
+  if (auto hit = private_hit(now, c, id, kind, value)) {
+    if (mine != SIZE_MAX) leave_queue();
+    return hit;
+  }
+  const Plan p = plan(c, id, kind);
+  if (p.local_read) {
+    if (mine != SIZE_MAX) leave_queue();
+    AccessResult r = apply(now, p.legs.total(), now, 0, c, id, kind, value, p);
+    r.visible = r.done;
+    return r;
+  }
+
+  if (mine != SIZE_MAX) {
+    // Asked again at the time head() gave: the access takes effect now if it is still first and
+    // nothing (a state change since) made it later.
+    if (mine != 0) return std::nullopt;
+    if (ready_time(s, (*queue)[0].arrival, p.legs) > now) return std::nullopt;
+    const Waiting w = leave_queue();
+    const Picos service = std::max(w.arrival, s.home_free);
+    AccessResult r = apply(now, p.legs.data, w.issued, service - w.arrival, c, id, kind, value, p);
+    r.visible = now;
+    occupy_home(s, service, r.done, p.legs);
+    return r;
+  }
+
+  const Picos arrival = now + p.legs.req;
+  const bool own_in_flight = s.pending_core == static_cast<std::int32_t>(c) && s.grant_free <= now;
+  if (s.waiting == 0 && (own_in_flight || ready_time(s, arrival, p.legs) == arrival + p.legs.home + p.legs.fwd)) {
+    // Nobody ahead and the home free (or busy only with this core's own earlier transaction, whose
+    // completion travels ahead of this request): served now, exactly as an uncontended access.
+    return access(now, cpu, id, kind, value);
+  }
+  if (!queue) queue = &queues_[id];
+  // Ordered by arrival at the home; equal arrivals keep their order of issue.
+  auto at = std::upper_bound(queue->begin(), queue->end(), arrival,
+                             [](Picos a, const Waiting& w) { return a < w.arrival; });
+  queue->insert(at, Waiting{arrival, now, cpu, kind});
+  ++s.waiting;
+  ++waiting_;
+  return std::nullopt;
+}
+
+std::optional<Grant> MemorySystem::head(LineId id) {
+  if (lines_[id].waiting == 0) return std::nullopt;
+  const Waiting& w = queues_.at(id).front();
+  const CoreId c = m_.core_of(w.cpu);
+  // A request that became a hit or a local read while it waited is told to come now; otherwise
+  // its legs in the line's current state say when it may take effect.
+  const LineState& s = lines_[id];
+  const bool write = is_write(w.kind);
+  const bool exclusive = s.owner == static_cast<std::int32_t>(c) &&
+                         (s.owner_state == OwnerState::kExclusive || s.owner_state == OwnerState::kModified);
+  if (s.holders.contains(c) && (!write || exclusive)) return Grant{w.cpu, w.issued};
+  const Plan p = plan(c, id, w.kind);
+  if (p.local_read) return Grant{w.cpu, w.issued};
+  return Grant{w.cpu, ready_time(s, w.arrival, p.legs)};
 }
 
 Picos MemorySystem::link_queueing(machine::NodeId from, machine::NodeId to, Picos at) {

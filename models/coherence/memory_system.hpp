@@ -43,6 +43,13 @@ struct AccessResult {
   std::size_t level = 0;    // the cache level index that hit (kPrivate)
   bool transfer = false;    // data or ownership moved from another core
   std::uint64_t value = 0;  // the value the requester's copy holds afterwards (value checking only)
+  Picos visible = 0;        // when a write reached the other copies (their invalidation): spinners wake then
+};
+
+// The request at the head of a line's queue and the earliest time it may take effect.
+struct Grant {
+  CpuId cpu;
+  Picos at;
 };
 
 class MemorySystem {
@@ -65,8 +72,24 @@ class MemorySystem {
   const LineState& line(LineId id) const { return lines_[id]; }
   const machine::Machine& machine() const { return m_; }
 
-  // Performs the access of `cpu` to `line` issued at `now`; state changes take effect at once
-  // (in the order accesses are issued), timing is returned. `value` is what a store writes.
+  // Effect at grant (docs/model.md, "Grants"). The access of `cpu` to `line` issued at `now`
+  // takes effect at once when it is a hit, a read served inside the requester's own domain, or a
+  // transaction that finds nobody queued and the home free when its request arrives; the result
+  // is returned. Otherwise nothing changes yet: the request joins the line's queue, ordered by its
+  // arrival at the home, and nullopt is returned. The caller asks again, with the same arguments,
+  // when head() names it; the access then takes effect at that `now` (state and value) and its data
+  // arrives one data leg later. Between a grant and the next one the new owner's accesses are hits:
+  // the window real homes give an owner. `value` is what a write stores, read at the time the
+  // access takes effect.
+  std::optional<AccessResult> request(Picos now, CpuId cpu, LineId line, AccessKind kind, std::uint64_t value = 0);
+  // The request at the head of `line`'s queue, or nullopt when none waits.
+  std::optional<Grant> head(LineId line);
+  // Requests still queued on any line (none may be left when a run ends).
+  std::size_t waiting() const { return waiting_; }
+
+  // The same access for callers that cannot wait for a grant (latency probes, prefetches, tests):
+  // it takes effect at `now`, served after the transactions the line already serialised, in the
+  // order of issue. `value` is what a store writes.
   AccessResult access(Picos now, CpuId cpu, LineId line, AccessKind kind, std::uint64_t value = 0);
 
   // Throws std::logic_error describing the first broken invariant of the line (or of all lines).
@@ -74,7 +97,31 @@ class MemorySystem {
   void check_all() const;
 
  private:
-  struct Fill;
+  // How a non-hit access would be served in the line's current state.
+  struct Plan {
+    Legs legs;
+    ServedBy served = ServedBy::kRemote;
+    bool local_read = false;  // served in the requester's own domain without the home (never queued)
+    std::optional<machine::DomainId> supplier;
+    bool sibling_copy = false;
+  };
+  struct Waiting {
+    Picos arrival;  // at the home: issue + request leg
+    Picos issued;
+    CpuId cpu;
+    AccessKind kind;
+  };
+  // A hit in the core's own caches, served and returned; nullopt when the access needs more.
+  std::optional<AccessResult> private_hit(Picos now, CoreId c, LineId id, AccessKind kind, std::uint64_t value);
+  Plan plan(CoreId c, LineId id, AccessKind kind);
+  // The earliest time a transaction with these legs, arriving at the home at `arrival`, may take effect.
+  Picos ready_time(const LineState& s, Picos arrival, const Legs& l) const;
+  // Applies the state change of a planned access at `effect` (the caller chose it) and fills in the
+  // result: data at `effect + after` (plus link queueing and the atomic's own cost).
+  AccessResult apply(Picos effect, Picos after, Picos issued, Picos queued, CoreId c, LineId id, AccessKind kind,
+                     std::uint64_t value, const Plan& p);
+  // The home's bookkeeping after a transaction served from `service` (its start at the home) completed at `done`.
+  void occupy_home(LineState& s, Picos service, Picos done, const Legs& l);
   bool is_write(AccessKind k) const { return k == AccessKind::kStore || k == AccessKind::kRmw || k == AccessKind::kPrefetchExclusive; }
   machine::DomainId dom(CoreId c) const { return m_.domain_of(c); }
 
@@ -109,6 +156,8 @@ class MemorySystem {
   std::vector<machine::SetAssocCache> llc_;                   // [domain], empty if no shared level
   std::size_t private_levels_ = 0;
   std::vector<Picos> link_busy_;  // per link and direction (2 * index + (a->b ? 0 : 1))
+  std::unordered_map<LineId, std::vector<Waiting>> queues_;  // only lines with queued requests
+  std::size_t waiting_ = 0;
   std::vector<machine::DomainId> holder_scratch_;  // reused per transaction: no allocation per miss
   std::vector<std::uint8_t> domain_mark_;
 

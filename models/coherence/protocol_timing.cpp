@@ -26,27 +26,41 @@ class BroadcastTiming final : public ProtocolTiming {
  public:
   explicit BroadcastTiming(const Machine& m) : m_(m) {}
 
-  Picos latency(const Transaction& t) const override {
+  Legs legs(const Transaction& t) const override {
     const auto& c = m_.spec().costs;
     const Picos detect = m_.miss_detect();
     Picos worst = 0;
+    Legs l;
     if (m_.spec().probe_origin == ProbeOrigin::kHome) {
       const Picos at_home = m_.domain_to_node(t.requester, t.home);
       if (t.needs_data && !t.supplier) worst = m_.spec().dram_access + m_.node_to_domain(t.home, t.requester);
       for (DomainId d = 0; d < m_.domains(); ++d) {
         worst = std::max(worst, m_.node_to_domain(t.home, d) + c.probe_lookup + m_.domain_to_domain(d, t.requester));
       }
-      return detect + at_home + worst;
+      l.req = detect + at_home;
+      // The supplier gives up the line when the home's probe has reached it and been looked up.
+      if (t.supplier) l.fwd = m_.node_to_domain(t.home, *t.supplier) + c.probe_lookup;
+      l.data = worst - l.fwd;
+      return l;
     }
     // Source snoop: the home is always told (it orders the request), memory answers only when no
     // cache will.
-    worst = m_.domain_to_node(t.requester, t.home) + m_.node_to_domain(t.home, t.requester);
+    const Picos to_home = m_.domain_to_node(t.requester, t.home);
+    worst = to_home + m_.node_to_domain(t.home, t.requester);
     if (t.needs_data && !t.supplier) worst += m_.spec().dram_access;
     for (DomainId d = 0; d < m_.domains(); ++d) {
       if (d == t.requester) continue;
       worst = std::max(worst, m_.domain_to_domain(t.requester, d) + c.probe_lookup + m_.domain_to_domain(d, t.requester));
     }
-    return detect + worst;
+    l.req = detect + to_home;
+    // The requester's own snoop reaches the supplier in parallel with the request to home; the
+    // part of it left after the home has the request is the forward leg.
+    if (t.supplier) {
+      const Picos snooped = m_.domain_to_domain(t.requester, *t.supplier) + c.probe_lookup;
+      l.fwd = snooped > to_home ? snooped - to_home : 0;
+    }
+    l.data = detect + worst - l.req - l.fwd;
+    return l;
   }
 
   bool tracks_core_copies() const override { return shared_level_tracks_cores(m_); }
@@ -64,23 +78,26 @@ class DirectoryTiming final : public ProtocolTiming {
  public:
   explicit DirectoryTiming(const Machine& m) : m_(m) {}
 
-  Picos latency(const Transaction& t) const override {
+  Legs legs(const Transaction& t) const override {
     const auto& c = m_.spec().costs;
-    const Picos at_home = m_.miss_detect() + m_.domain_to_node(t.requester, t.home);
+    Legs l;
+    l.req = m_.miss_detect() + m_.domain_to_node(t.requester, t.home);
     if (t.supplier) {
-      return at_home + c.directory_lookup + m_.node_to_domain(t.home, *t.supplier) + c.probe_lookup +
-             m_.domain_to_domain(*t.supplier, t.requester);
+      l.home = c.directory_lookup;
+      l.fwd = m_.node_to_domain(t.home, *t.supplier) + c.probe_lookup;
+      l.data = m_.domain_to_domain(*t.supplier, t.requester);
+      return l;
     }
-    const Picos at_home_done = at_home + (t.needs_data ? std::max(c.directory_lookup, m_.spec().dram_access)
-                                                       : c.directory_lookup);
-    Picos worst = at_home_done + m_.node_to_domain(t.home, t.requester);
+    l.home = t.needs_data ? std::max(c.directory_lookup, m_.spec().dram_access) : c.directory_lookup;
+    Picos worst = l.req + l.home + m_.node_to_domain(t.home, t.requester);
     if (t.exclusive) {
       for (DomainId s : t.holders) {
-        worst = std::max(worst, at_home + c.directory_lookup + m_.node_to_domain(t.home, s) + c.probe_lookup +
+        worst = std::max(worst, l.req + c.directory_lookup + m_.node_to_domain(t.home, s) + c.probe_lookup +
                                     m_.domain_to_domain(s, t.requester));
       }
     }
-    return worst;
+    l.data = worst - l.req - l.home;
+    return l;
   }
 
   // A directory machine's shared cache (Zen's L3 with shadow tags of its cores' L2s) finds the

@@ -27,12 +27,28 @@ struct Transaction {
   std::span<const DomainId> holders;   // other domains holding a copy (to invalidate when exclusive)
 };
 
+// A transaction's latency split where the line is serialised (docs/model.md, "Grants"):
+//   req   the miss detected and the request carried to the home (its completion message, sent
+//         when the data has arrived, travels the same path back: the "ack" leg is taken equal);
+//   home  the home's own work (directory lookup, or the DRAM read when memory answers);
+//   fwd   from the home to the moment the transaction takes effect at the current owner or the
+//         sharers (the forwarded probe or snoop arriving); 0 when memory or the home answers;
+//   data  from that moment to the data or permission arriving at the requester.
+// The sum is the latency the protocol has always given; the split only says when, inside it,
+// the line changes hands.
+struct Legs {
+  Picos req = 0, home = 0, fwd = 0, data = 0;
+  Picos total() const { return req + home + fwd + data; }
+  Picos ack() const { return req; }
+};
+
 class ProtocolTiming {
  public:
   virtual ~ProtocolTiming() = default;
   // Latency from the core's request to data (or permission) arriving, including the on-chip
-  // lookup that found the miss.
-  virtual Picos latency(const Transaction& t) const = 0;
+  // lookup that found the miss, in its legs.
+  virtual Legs legs(const Transaction& t) const = 0;
+  Picos latency(const Transaction& t) const { return legs(t).total(); }
   // True when the shared cache keeps per-core presence (inclusive L3 core-valid bits, shadow
   // tags), so that a copy in another core of the same domain is found on chip.
   virtual bool tracks_core_copies() const = 0;

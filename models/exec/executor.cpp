@@ -26,7 +26,44 @@ void Executor::start(CpuId cpu, Program& program, Picos at) {
   t.stats.started = at;
   hosts_[cpu] = 1;
   set_core_speed(mem_.machine().core_of(cpu));
-  sim_.schedule(at, this, cpu);
+  schedule_run(cpu, at);
+}
+
+// Event tags: the CPU in the low 32 bits, bit 32 set for a store-buffer drain, the generation above.
+namespace {
+constexpr std::uint64_t kDrainBit = std::uint64_t{1} << 32;
+std::uint64_t tag_of(CpuId cpu, bool drain, std::uint32_t gen) {
+  return std::uint64_t{cpu} | (drain ? kDrainBit : 0) | (std::uint64_t{gen} << 33);
+}
+}  // namespace
+
+void Executor::schedule_run(CpuId cpu, Picos at) {
+  Thread& t = threads_[cpu];
+  ++t.run_gen;
+  t.run_announced = at;
+  sim_.schedule(at, this, tag_of(cpu, false, t.run_gen));
+}
+
+void Executor::schedule_drain(CpuId cpu, Picos at) {
+  Thread& t = threads_[cpu];
+  ++t.drain_gen;
+  t.drain_announced = at;
+  sim_.schedule(at, this, tag_of(cpu, true, t.drain_gen));
+}
+
+void Executor::announce(LineId line) {
+  const auto g = mem_.head(line);
+  if (!g) return;
+  Thread& h = threads_[g->cpu];
+  const Picos at = std::max(g->at, sim_.now());
+  if (h.state == State::kAwaitGrant && h.waiting_line == line) {
+    if (h.run_announced != at) schedule_run(g->cpu, at);
+  } else if (!h.store_buffer.empty() && h.store_buffer.front().line == line) {
+    if (h.drain_announced != at) schedule_drain(g->cpu, at);
+  } else {
+    throw std::logic_error("line " + std::to_string(line) + " has a queued request of CPU " + std::to_string(g->cpu) +
+                           " that no thread or store buffer waits for");
+  }
 }
 
 // Static rule: a sibling counts from its start to the end of the run, finished, asleep or spinning
@@ -70,13 +107,29 @@ coherence::AccessResult Executor::access(Thread& t, CpuId cpu, LineId line, Acce
 
 void Executor::run() {
   sim_.run();
+  if (mem_.waiting() > 0) {
+    throw std::logic_error(std::to_string(mem_.waiting()) + " request(s) still queued on lines when the run ended");
+  }
   if (parked_ > 0) {
     throw std::logic_error(std::to_string(parked_) +
                            " thread(s) still parked in a spin-wait that no write will end (lost wake-up or deadlock)");
   }
 }
 
-void Executor::on_event(std::uint64_t tag) { run_thread(static_cast<CpuId>(tag)); }
+void Executor::on_event(std::uint64_t tag) {
+  const auto cpu = static_cast<CpuId>(tag & 0xffffffffu);
+  const auto gen = static_cast<std::uint32_t>(tag >> 33);
+  Thread& t = threads_[cpu];
+  if (tag & kDrainBit) {
+    if (gen != t.drain_gen) return;  // superseded
+    t.drain_announced = sim::kNever;
+    drain_stores(cpu);
+    return;
+  }
+  if (gen != t.run_gen) return;
+  t.run_announced = sim::kNever;
+  run_thread(cpu);
+}
 
 void Executor::throw_time_overflow(CpuId cpu) {
   // Not a logic_error: the model is fine, an input is not (the loaders cap each time input, but
@@ -97,28 +150,112 @@ std::uint64_t& Executor::word_ref(const Op& op) {
 
 void Executor::run_thread(CpuId cpu) {
   Thread& t = threads_[cpu];
+  // A thread woken for its grant (or its drained buffer) resumes at the event's time.
+  t.clock = std::max(t.clock, sim_.now());
+  if (t.state == State::kAwaitGrant || t.state == State::kAwaitDrain) t.state = State::kRunnable;
   while (true) {
     // Run ahead only while no other event could come first; ties go to the running thread.
     if (t.clock > sim_.next_event_time()) {
-      sim_.schedule(t.clock, this, cpu);
+      schedule_run(cpu, t.clock);
       return;
     }
     Op op;
     if (t.has_pending) {
       op = t.pending;
       t.has_pending = false;
-    } else if (t.program->set_now(t.clock), !t.program->next(t.last_result, op)) {
+    } else if (t.finishing) {
+      if (!t.store_buffer.empty()) {
+        t.state = State::kAwaitDrain;
+        return;
+      }
       t.state = State::kDone;
       t.clock = std::max(t.clock, t.store_drain);
       t.stats.finished = t.clock;
       return;
+    } else if (t.program->set_now(t.clock), !t.program->next(t.last_result, op)) {
+      t.finishing = true;
+      continue;
     }
     if (!execute(cpu, t, op)) return;
   }
 }
 
+std::optional<coherence::AccessResult> Executor::request(Thread& t, CpuId cpu, const Op& op, AccessKind kind,
+                                                         std::uint64_t value) {
+  check_issue(cpu, t.clock);
+  auto r = mem_.request(t.clock, cpu, op.line, kind, value);
+  if (!r) {
+    if (t.waiting_line == kNoLine) t.op_issued = t.clock;
+    t.waiting_line = op.line;
+    t.state = State::kAwaitGrant;
+    t.pending = op;
+    t.has_pending = true;
+    t.granted_retry = true;
+    announce(op.line);
+    return std::nullopt;
+  }
+  if (t.waiting_line != kNoLine) {
+    // Granted: the waiting counts from the first issue; the next request in line is scheduled.
+    t.clock = std::min(t.clock, t.op_issued);
+    t.waiting_line = kNoLine;
+    announce(op.line);
+  }
+  // A hit is the core's own pipeline work; the wait for this core's in-flight prefetch before it
+  // (r.start) is not. Anything beyond the private caches waits on the memory system at full speed.
+  if (r->served == ServedBy::kPrivate && !t.speed.full()) r->done = r->start + t.speed(r->done - r->start);
+  return r;
+}
+
+std::uint64_t Executor::forwarded(const Thread& t, const Op& op, bool& buffered) {
+  std::uint64_t v = word_ref(op);
+  buffered = false;
+  for (const Buffered& b : t.store_buffer) {
+    if (b.line != op.line) continue;
+    buffered = true;
+    if (b.word == op.word) v = (v & ~b.mask) | (b.value & b.mask);
+  }
+  return v;
+}
+
+bool Executor::wait_for_drain(Thread& t, const Op& op) {
+  t.state = State::kAwaitDrain;
+  t.pending = op;
+  t.has_pending = true;
+  return false;
+}
+
+void Executor::drain_stores(CpuId cpu) {
+  Thread& t = threads_[cpu];
+  const Picos now = sim_.now();
+  while (!t.store_buffer.empty()) {
+    const Buffered b = t.store_buffer.front();
+    Op op = Op::store(b.line, b.value, b.mask);
+    op.word = b.word;
+    std::uint64_t& w = word_ref(op);
+    const std::uint64_t next = (w & ~b.mask) | (b.value & b.mask);
+    check_issue(cpu, now);
+    const auto r = mem_.request(now, cpu, b.line, AccessKind::kStore, next);
+    if (!r) {
+      announce(b.line);
+      return;
+    }
+    w = next;
+    t.store_drain = std::max(t.store_drain, r->done);
+    t.store_buffer.pop_front();
+    wake_watchers(b.line, r->visible);
+    if (mem_.line(b.line).waiting > 0) announce(b.line);
+  }
+  if (t.state == State::kAwaitDrain) {
+    t.state = State::kRunnable;
+    schedule_run(cpu, std::max(t.clock, now));
+  }
+}
+
 bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
-  ++t.stats.ops;
+  // A queued access asked again at its grant was counted when it was first issued.
+  const bool counted = t.granted_retry;
+  t.granted_retry = false;
+  if (!counted) ++t.stats.ops;
   auto account = [&](const coherence::AccessResult& r) {
     if (r.served != ServedBy::kPrivate) {
       ++t.stats.misses;
@@ -128,46 +265,80 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
   const auto& m = mem_.machine();
   switch (op.kind) {
     case OpKind::kLoad: {
-      ++t.stats.loads;
-      auto r = access(t, cpu, op.line, AccessKind::kLoad);
-      account(r);
-      t.clock = r.done;
+      if (!counted) ++t.stats.loads;
+      bool buffered = false;
+      const std::uint64_t v = forwarded(t, op, buffered);
+      if (buffered) {
+        // Store-to-load forwarding: the line's newest data for this thread is in its store buffer.
+        t.clock = advance(cpu, t.clock, t.speed(m.spec().caches[0].latency));
+        t.last_result = v;
+        return true;
+      }
+      auto r = request(t, cpu, op, AccessKind::kLoad);
+      if (!r) return false;
+      account(*r);
+      t.clock = r->done;
       t.last_result = word_ref(op);
       return true;
     }
     case OpKind::kStore: {
-      ++t.stats.stores;
+      if (!counted) ++t.stats.stores;
+      if (!t.store_buffer.empty()) {
+        // Behind an older store that waits for its grant: stores become visible in order.
+        t.store_buffer.push_back(Buffered{op.line, op.word, op.value, op.mask});
+        t.clock = advance(cpu, t.clock, t.issue);
+        return true;
+      }
       std::uint64_t& w = word_ref(op);
-      w = (w & ~op.mask) | (op.value & op.mask);
-      auto r = access(t, cpu, op.line, AccessKind::kStore, w);
-      t.store_drain = std::max(t.store_drain, r.done);
+      const std::uint64_t next = (w & ~op.mask) | (op.value & op.mask);
+      check_issue(cpu, t.clock);
+      const auto r = mem_.request(t.clock, cpu, op.line, AccessKind::kStore, next);
+      if (r) {
+        w = next;
+        t.store_drain = std::max(t.store_drain, r->done);
+        wake_watchers(op.line, r->visible);
+      } else {
+        // The thread goes on; the store takes effect when its line is granted.
+        t.store_buffer.push_back(Buffered{op.line, op.word, op.value, op.mask});
+        announce(op.line);
+      }
       t.clock = advance(cpu, t.clock, t.issue);
-      wake_watchers(op.line, r.done);
       return true;
     }
     case OpKind::kRmwAdd:
     case OpKind::kRmwXchg:
     case OpKind::kCas: {
-      ++t.stats.atomics;
-      t.clock = std::max(t.clock, t.store_drain);  // a locked instruction drains the store buffer
+      if (!t.store_buffer.empty()) return wait_for_drain(t, op);  // a locked instruction drains the store buffer
+      if (!counted) ++t.stats.atomics;
+      t.clock = std::max(t.clock, t.store_drain);
       std::uint64_t& w = word_ref(op);
       const std::uint64_t old = w;
-      if (op.kind == OpKind::kRmwAdd) w = old + op.value;
-      if (op.kind == OpKind::kRmwXchg) w = (old & ~op.mask) | (op.value & op.mask);  // xchg of a sub-field
-      if (op.kind == OpKind::kCas && old == op.expect) w = op.value;
-      auto r = access(t, cpu, op.line, AccessKind::kRmw, w);
-      account(r);
-      t.clock = r.done;
+      std::uint64_t next = old;
+      if (op.kind == OpKind::kRmwAdd) next = old + op.value;
+      if (op.kind == OpKind::kRmwXchg) next = (old & ~op.mask) | (op.value & op.mask);  // xchg of a sub-field
+      if (op.kind == OpKind::kCas && old == op.expect) next = op.value;
+      auto r = request(t, cpu, op, AccessKind::kRmw, next);
+      if (!r) return false;
+      // The value is read and written when the access takes effect (now, at its grant).
+      word_ref(op) = next;
+      account(*r);
+      t.clock = r->done;
       t.last_result = old;
-      wake_watchers(op.line, r.done);
+      // A failed cmpxchg: the branch that retries it was predicted to fall through.
+      if (op.kind == OpKind::kCas && old != op.expect) {
+        t.clock = advance(cpu, t.clock, t.speed(m.spec().costs.branch_mispredict));
+      }
+      wake_watchers(op.line, r->visible);
       return true;
     }
     case OpKind::kPrefetch:
     case OpKind::kPrefetchW: {
+      // A hint: served in the order of issue, never waited for.
       const bool excl = op.kind == OpKind::kPrefetchW;
-      auto r = access(t, cpu, op.line, excl ? AccessKind::kPrefetchExclusive : AccessKind::kPrefetch);
+      check_issue(cpu, t.clock);
+      auto r = mem_.access(t.clock, cpu, op.line, excl ? AccessKind::kPrefetchExclusive : AccessKind::kPrefetch);
       t.clock = advance(cpu, t.clock, t.issue);
-      if (excl) wake_watchers(op.line, r.done);
+      if (excl) wake_watchers(op.line, r.visible);
       return true;
     }
     case OpKind::kCompute: {
@@ -177,14 +348,18 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
       return true;
     }
     case OpKind::kFence:
+      if (!t.store_buffer.empty()) return wait_for_drain(t, op);
       t.clock = advance(cpu, std::max(t.clock, t.store_drain), m.spec().costs.fence);
       return true;
     case OpKind::kSpinUntil:
     case OpKind::kSleepUntil: {
-      ++t.stats.loads;
-      auto r = access(t, cpu, op.line, AccessKind::kLoad);
-      account(r);
-      t.clock = r.done;
+      // A wait re-reads a line another CPU writes; it starts with this thread's own stores visible.
+      if (!t.store_buffer.empty()) return wait_for_drain(t, op);
+      if (!counted) ++t.stats.loads;
+      auto r = request(t, cpu, op, AccessKind::kLoad);
+      if (!r) return false;
+      account(*r);
+      t.clock = r->done;
       const std::uint64_t w = word_ref(op);
       if ((w & op.mask) == op.expect) {
         t.last_result = w;
@@ -223,7 +398,7 @@ void Executor::wake_watchers(LineId line, Picos at) {
     }
     t.state = State::kRunnable;
     --parked_;
-    sim_.schedule(t.clock, this, cpu);
+    schedule_run(cpu, t.clock);
   }
   list.clear();
 }

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -61,7 +63,22 @@ class Executor final : public sim::EventHandler {
   static constexpr std::size_t bytes_per_line() { return sizeof(std::uint64_t) + sizeof(std::vector<CpuId>); }
 
  private:
-  enum class State : std::uint8_t { kIdle, kRunnable, kParked, kDone };
+  enum class State : std::uint8_t {
+    kIdle,
+    kRunnable,
+    kParked,      // in a spin- or sleep-wait, until a write to its line
+    kAwaitGrant,  // its access waits in a line's queue until the memory system grants it
+    kAwaitDrain,  // a locked op, fence, wait or its end waits for its store buffer to drain
+    kDone
+  };
+  // A store that waits in the store buffer for its line: the oldest waits in the line's queue,
+  // the others behind it (TSO: stores become visible in program order).
+  struct Buffered {
+    LineId line;
+    std::uint32_t word;
+    std::uint64_t value, mask;
+  };
+  static constexpr LineId kNoLine = UINT32_MAX;
   struct Thread {
     Program* program = nullptr;
     State state = State::kIdle;
@@ -75,6 +92,15 @@ class Executor final : public sim::EventHandler {
     CoreSpeed speed;              // private work and cache hits run at this speed
     Picos issue = 0;              // a store's or prefetch's issue cycle at that speed
     ThreadStats stats;
+    // Effect at grant: the line whose queue holds the pending op, when the op was first issued,
+    // and the stores still buffered. Events carry a generation so that a superseded one is ignored.
+    LineId waiting_line = kNoLine;
+    Picos op_issued = 0;
+    bool granted_retry = false;   // the pending op is a queued access asked again (not counted twice)
+    bool finishing = false;       // the program ended; the thread stops when its stores drained
+    std::deque<Buffered> store_buffer;
+    std::uint32_t run_gen = 0, drain_gen = 0;
+    Picos run_announced = sim::kNever, drain_announced = sim::kNever;
   };
 
   // `at + by`, or std::runtime_error naming the CPU when simulated time would overflow int64.
@@ -97,6 +123,21 @@ class Executor final : public sim::EventHandler {
   [[noreturn]] static void throw_time_overflow(CpuId cpu);
 
   void run_thread(CpuId cpu);
+  void schedule_run(CpuId cpu, Picos at);
+  void schedule_drain(CpuId cpu, Picos at);
+  // Schedules the request at the head of `line`'s queue (if any) for the time it may take effect.
+  void announce(LineId line);
+  // Commits the oldest buffered store of `cpu` if its grant came, then issues the next ones.
+  void drain_stores(CpuId cpu);
+  // The thread's own view of a word: the global value with its buffered stores to it applied.
+  // Sets `buffered` when the thread has a buffered store to the word's line.
+  std::uint64_t forwarded(const Thread& t, const Op& op, bool& buffered);
+  // Parks the thread until its store buffer drained, with `op` to run then.
+  bool wait_for_drain(Thread& t, const Op& op);
+  // The access through the memory system's grants; nullopt when it waits in the line's queue (the
+  // thread then parks with `op` pending until head() names it).
+  std::optional<coherence::AccessResult> request(Thread& t, CpuId cpu, const Op& op, coherence::AccessKind kind,
+                                                 std::uint64_t value = 0);
   // Executes one op; returns false when the thread parked.
   bool execute(CpuId cpu, Thread& t, const Op& op);
   std::uint64_t& word_ref(const Op& op);

@@ -22,6 +22,13 @@ enum LockStep : std::uint32_t {
   kDone,
 };
 enum UnlockStep : std::uint32_t { kUFast = 0, kUFastResult, kUSetOne, kUWake, kUDrop, kUDone };
+// spin_lock(&lock->wait_lock), shared by both paths; call.scratch holds the step to go on with.
+enum WaitLockStep : std::uint32_t { kWaitLockTake = 100, kWaitLockResult };
+// The count lives in the word's low bits, wait_lock in one high bit of the same word: both are on
+// the mutex's line (struct mutex: count, wait_lock, wait_list), and keeping them in one word lets
+// the count's RMWs and the lock's xchg touch only their own bits.
+constexpr std::uint64_t kWaitBit = std::uint64_t{1} << 62;
+constexpr std::uint64_t kCountMask = kWaitBit - 1;
 }  // namespace
 
 SleepingMutex::SleepingMutex(SyncWord word, std::span<const LineId> task_lines, Picos wakeup_latency)
@@ -37,8 +44,28 @@ void SleepingMutex::remove_waiter(CpuId cpu) {
 
 bool SleepingMutex::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::uint64_t last, Op& out) {
   if (cpu >= tasks_.size()) throw std::out_of_range("mutex has no task line for cpu " + std::to_string(cpu));
-  const auto take_wait_lock = [&] { out = word_.rmw_add(0); };
-  const auto drop_wait_lock = [&] { out = word_.store(0, 0); };
+  // wait_lock is a real test-and-set spinlock: the waker must not find the wait list while a sleeper
+  // is between joining it and marking itself asleep (a lost wake-up otherwise).
+  const auto take_wait_lock = [&](std::uint32_t then) {
+    call.scratch = then;
+    out = Op::xchg(word_.line, kWaitBit, kWaitBit).on_word(word_.id);
+    call.step = kWaitLockResult;
+  };
+  const auto drop_wait_lock = [&] { out = word_.store(0, kWaitBit); };
+  if (call.step == kWaitLockTake) {
+    take_wait_lock(static_cast<std::uint32_t>(call.scratch));
+    return true;
+  }
+  if (call.step == kWaitLockResult) {
+    if (last & kWaitBit) {  // held: wait until it is dropped, then try again
+      out = word_.spin_until(0, kWaitBit);
+      call.step = kWaitLockTake;
+      return true;
+    }
+    call.step = static_cast<std::uint32_t>(call.scratch);
+    return do_step(action, cpu, call, last, out);
+  }
+  last &= kCountMask;  // the count's results, without wait_lock's bit
   if (action == SyncAction::kAcquire) {
     switch (call.step) {
       case kFast:
@@ -51,8 +78,7 @@ bool SleepingMutex::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::u
           call.result = 0;
           return false;
         }
-        take_wait_lock();
-        call.step = kQueue;
+        take_wait_lock(kQueue);
         return true;
       case kQueue:
         // The task marks itself asleep before it can be found on the list, so a wake-up that
@@ -62,7 +88,7 @@ bool SleepingMutex::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::u
         call.step = kXchg;
         return true;
       case kXchg:
-        out = word_.xchg(kContended);
+        out = Op::xchg(word_.line, kContended, kCountMask).on_word(word_.id);
         call.step = kXchgResult;
         return true;
       case kXchgResult:
@@ -72,7 +98,7 @@ bool SleepingMutex::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::u
           ++stats_.contended;
           call.result = 1;
           if (waiters_.empty()) {
-            out = word_.store(kLocked);
+            out = word_.store(kLocked, kCountMask);
             call.step = kDropAndReturn;
             return true;
           }
@@ -93,8 +119,7 @@ bool SleepingMutex::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::u
         call.step = kRelock;
         return true;
       case kRelock:
-        take_wait_lock();
-        call.step = kQueue;
+        take_wait_lock(kQueue);
         return true;
       default:
         return false;
@@ -108,11 +133,10 @@ bool SleepingMutex::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::u
         return true;
       case kUFastResult:
         if (last <= kLocked) return false;  // count went back to 1: nobody waits
-        take_wait_lock();
-        call.step = kUSetOne;
+        take_wait_lock(kUSetOne);
         return true;
       case kUSetOne:
-        out = word_.store(kUnlocked);
+        out = word_.store(kUnlocked, kCountMask);
         call.step = kUWake;
         return true;
       case kUWake:

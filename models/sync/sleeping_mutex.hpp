@@ -11,11 +11,13 @@
 
 namespace walksim::sync {
 
-// Modelled: the count word and its RMWs, the wait_lock's traffic on the mutex line (one RMW to
-// take it, one store to drop it), the sleeper's store to its own task line, the waker's store to
-// the first waiter's task line. Not modelled: contention on wait_lock itself (the wait list is
-// updated atomically by the simulator), the 2.6.30+ optimistic spinning on a running owner
-// (CONFIG_MUTEX_SPIN_ON_OWNER), and the waker's own CPU cost in try_to_wake_up.
+// Modelled: the count word and its RMWs; wait_lock as a test-and-set spinlock on the mutex line
+// (an xchg to take it, spinning while it is held, a store to drop it), which orders the sleeper's
+// joining the wait list and marking itself asleep before any waker can look at the list; the
+// sleeper's store to its own task line, the waker's store to the first waiter's task line. Not
+// modelled: the 2.6.30+ optimistic spinning on a running owner (CONFIG_MUTEX_SPIN_ON_OWNER), and
+// the waker's own CPU cost in try_to_wake_up (issue 14). The 2.6.35 wait_lock is a ticket lock;
+// test-and-set stands for it (one holder at a time is what the wake-up order needs).
 class SleepingMutex final : public SyncPrimitive {
  public:
   // `task_lines` has one line per CPU, standing for the task's state word; a task sleeps on one
@@ -27,8 +29,8 @@ class SleepingMutex final : public SyncPrimitive {
 
   std::size_t waiters() const { return waiters_.size(); }
 
-  // The word is 1 - count: 0 unlocked, 1 locked, 2 locked with possible waiters. (Every line
-  // starts as zero, and an unlocked mutex has count 1.)
+  // The word's low bits are 1 - count: 0 unlocked, 1 locked, 2 locked with possible waiters. (Every
+  // line starts as zero, and an unlocked mutex has count 1.) Bit 62 is wait_lock.
   static constexpr std::uint64_t kUnlocked = 0, kLocked = 1, kContended = 2;
 
  protected:
