@@ -380,6 +380,7 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
 }
 
 void Executor::wake_watchers(LineId line, Picos at) {
+  if (line >= watchers_.size()) return;  // nobody ever waited on a line this far (a prefetchw's)
   auto& list = watchers_[line];
   if (list.empty()) return;
   for (CpuId cpu : list) {
