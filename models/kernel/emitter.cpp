@@ -100,7 +100,9 @@ void Emitter::dput(DentryId d) {
       unlock(o, "d_lock");
       break;
     case DCount::kLockref:
-      emit(KOpKind::kLockrefPut, o, "d_lockref");  // lockref_put_or_lock
+      // dput's fast_dput (3.13+): lockref_put_return, no lock unless one is held; the ramfs pin
+      // keeps a positive dentry's count from reaching zero, so the zero case is not modelled.
+      emit(KOpKind::kLockrefPutReturn, o, "d_lockref");
       break;
   }
 }

@@ -46,6 +46,7 @@ sync::SyncPrimitive& KernelRuntime::primitive(const KOp& k) {
   switch (kind) {
     case KOpKind::kLockrefGet:
     case KOpKind::kLockrefPut:
+    case KOpKind::kLockrefPutReturn:
       name = "lockref";
       break;
     case KOpKind::kSpinLock:
@@ -206,6 +207,8 @@ bool KOpRunner::start_kop(KernelRuntime& rt, CpuId cpu, const KOp& k, Op& out, P
       return lock_action(SyncAction::kLockrefGet);
     case KOpKind::kLockrefPut:
       return lock_action(SyncAction::kLockrefPut);
+    case KOpKind::kLockrefPutReturn:
+      return lock_action(SyncAction::kLockrefPutReturn);
   }
   throw std::logic_error("unknown kernel operation kind");
 }

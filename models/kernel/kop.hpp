@@ -40,6 +40,7 @@ enum class KOpKind : std::uint8_t {
   kPercpuAdd,     // non-atomic add on this CPU's line (load + store)
   kLockrefGet,    // lockref_get: cmpxchg of count+lock while unlocked, else under the lock
   kLockrefPut,    // lockref_put_or_lock: likewise; at count 1 it decrements under the lock
+  kLockrefPutReturn,  // fast_dput: lockref_put_return's cmpxchg, the lock only if it is held
   kLockedCountAdd,  // a lockref's count changed while its lock is held (load + masked store)
 };
 

@@ -33,6 +33,7 @@ const char* kop_name(KOpKind k) {
     case KOpKind::kPercpuAdd: return "percpu_add";
     case KOpKind::kLockrefGet: return "lockref_get";
     case KOpKind::kLockrefPut: return "lockref_put";
+    case KOpKind::kLockrefPutReturn: return "lockref_put_return";
     case KOpKind::kLockedCountAdd: return "count_add_locked";
   }
   return "?";

@@ -17,8 +17,8 @@ class Lockref final : public SyncPrimitive {
 
   std::string_view kind() const override { return "lockref"; }
   bool supports(SyncAction a) const override {
-    return a == SyncAction::kLockrefGet || a == SyncAction::kLockrefPut || a == SyncAction::kAcquire ||
-           a == SyncAction::kRelease;
+    return a == SyncAction::kLockrefGet || a == SyncAction::kLockrefPut || a == SyncAction::kLockrefPutReturn ||
+           a == SyncAction::kAcquire || a == SyncAction::kRelease;
   }
 
   const TicketSpinlock& lock() const { return lock_; }
@@ -30,6 +30,7 @@ class Lockref final : public SyncPrimitive {
   bool do_step(SyncAction action, CpuId cpu, SyncCall& call, std::uint64_t last, Op& out) override;
 
  private:
+  bool put_return(CpuId cpu, SyncCall& call, std::uint64_t last, Op& out);
   SyncWord word_;
   TicketSpinlock lock_;
 };

@@ -68,6 +68,37 @@ TEST(Lockref, PuttingTheLastReferenceReturnsHoldingTheLockWithTheCountUntouched)
   EXPECT_EQ(ref.stats().rmws, 3u + 1u);  // three cmpxchg, one xadd
 }
 
+// fast_dput (6.x dput): even the last reference is dropped by cmpxchg while the lock is free; the
+// lock is taken only when another CPU holds it.
+TEST(Lockref, PutReturnDropsTheLastReferenceByCmpxchgAndTakesTheLockOnlyWhenHeld) {
+  Rig r(testing::small_machine());
+  Lockref ref(r.mem.add_line(0));
+  std::uint64_t after = 9;
+  Script p(0, {Step::act(ref, SyncAction::kLockrefGet),
+               Step::act(ref, SyncAction::kLockrefPutReturn, [&](std::uint64_t x) { after = x; })});
+  r.ex.start(0, p);
+  r.ex.run();
+  EXPECT_EQ(after, 0u);
+  EXPECT_EQ(ref.stats().fallbacks, 0u);
+  EXPECT_EQ(ref.lock().stats().acquisitions, 0u);
+  EXPECT_TRUE(ref.lock().is_unlocked(r.ex.word(0)));
+
+  Rig r2(testing::small_machine());
+  Lockref ref2(r2.mem.add_line(0));
+  Script holder(0, {Step::act(ref2, SyncAction::kLockrefGet), Step::act(ref2, SyncAction::kAcquire),
+                    Step::raw(Op::compute(from_ns(10000))), Step::act(ref2, SyncAction::kRelease)});
+  Script putter(5, {Step::raw(Op::compute(from_ns(1000))), Step::act(ref2, SyncAction::kLockrefPutReturn,
+                                                                    [&](std::uint64_t x) { after = x; })});
+  r2.ex.start(0, holder);
+  r2.ex.start(5, putter);
+  r2.ex.run();
+  EXPECT_EQ(after, 0u);
+  EXPECT_EQ(ref2.stats().fallbacks, 1u);
+  EXPECT_GT(r2.ex.stats(5).finished, from_ns(10000));
+  EXPECT_TRUE(ref2.lock().is_unlocked(r2.ex.word(0)));
+  EXPECT_EQ(r2.ex.word(0) & Lockref::kCountMask, 0u);
+}
+
 TEST(Lockref, ConcurrentGetsRetryTheirCmpxchgAndLoseNoReference) {
   Rig r(testing::small_machine());
   Lockref ref(r.mem.add_line(0));

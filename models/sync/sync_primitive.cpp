@@ -31,6 +31,7 @@ std::string_view action_name(SyncAction a) {
                                                                             "global_unlock",
                                                                             "lockref_get",
                                                                             "lockref_put",
+                                                                            "lockref_put_return",
                                                                             "call_rcu"};
   const auto i = static_cast<std::size_t>(a);
   return i < kNames.size() ? kNames[i] : std::string_view("?");

@@ -67,6 +67,9 @@ enum class SyncAction : std::uint8_t {
   kLockrefGet,      // lockref_get. result: the count afterwards
   kLockrefPut,      // lockref_put_or_lock. result: 1 if it decremented; 0 if the count was <= 1 and the
                     // embedded lock is now held by the caller (who releases it with kRelease)
+  kLockrefPutReturn,  // fast_dput's lockref_put_return (3.13+): cmpxchg of count - 1 while the lock is
+                      // free; else (lock held, count 0, or the retry limit) spin_lock, count--, unlock.
+                      // result: the count afterwards
   kCallRcu,         // call_rcu: queue a deferred free
 };
 inline constexpr std::size_t kSyncActionCount = static_cast<std::size_t>(SyncAction::kCallRcu) + 1;
