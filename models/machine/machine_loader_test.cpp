@@ -36,7 +36,7 @@ void expect_error(const config::ConfigError& e, int line, const std::string& key
 
 TEST(MachineLoader, EveryShippedMachineLoadsWithASourceForEveryNumber) {
   const std::vector<std::string> names = list_machines(kMachineDirs);
-  ASSERT_GE(names.size(), 7u);
+  ASSERT_GE(names.size(), 10u);
   for (const std::string& name : names) {
     SCOPED_TRACE(name);
     MachineSpec spec;
@@ -57,7 +57,8 @@ TEST(MachineLoader, EveryShippedMachineLoadsWithASourceForEveryNumber) {
 TEST(MachineLoader, TheRequiredMachinesHaveTheirCpuCounts) {
   const std::vector<std::pair<std::string, std::uint32_t>> expected{
       {"barcelona-2s8c", 8}, {"nehalem-ep-2s8c", 16}, {"westmere-ep-2s12c", 24}, {"nehalem-ex-4s32c", 64},
-      {"altix-32n64c", 64},  {"x86-32way-2007", 32},  {"epyc-zen4-2s", 96}};
+      {"altix-32n64c", 64},  {"x86-32way-2007", 32},  {"epyc-zen4-2s", 96},
+      {"opteron-6172-4p", 48}, {"westmere-ex-8s80c", 80}, {"spr-2s", 224}};
   for (const auto& [name, cpus] : expected) {
     SCOPED_TRACE(name);
     const MachineSpec spec = load_machine(name, kMachineDirs);
@@ -102,6 +103,39 @@ TEST(MachineLoader, AGeneratedFullMeshJoinsEveryPairOfNodes) {
   const MachineSpec m = load_machine("nehalem-ex-4s32c", kMachineDirs);
   EXPECT_EQ(m.topology.links.size(), 6u);
   EXPECT_EQ(Topology(m.topology, m.nodes).max_hops(), 1u);
+}
+
+// SSYNC's Opteron: the two dies of a package are one on-package hop apart, dies of other packages
+// one x8 hop or two hops (AGESA's twin fully connected four ways); the MCM hop is the faster one.
+TEST(MachineLoader, TheOpteronDiesAreAtMostTwoHopsApartWithTheSiblingDieNearest) {
+  const MachineSpec m = load_machine("opteron-6172-4p", kMachineDirs);
+  EXPECT_EQ(m.protocol, ProtocolKind::kDirectory);
+  EXPECT_EQ(m.cores(), 48u);
+  EXPECT_EQ(m.sockets(), 8u);
+  const Topology t(m.topology, m.nodes);
+  EXPECT_EQ(t.max_hops(), 2u);
+  for (NodeId n = 0; n < m.nodes; ++n) {
+    SCOPED_TRACE(n);
+    std::uint32_t one_hop = 0;
+    for (NodeId o = 0; o < m.nodes; ++o) one_hop += t.hops(n, o) == 1;
+    EXPECT_EQ(one_hop, 4u);                      // the sibling die and three dies of other packages
+    EXPECT_EQ(t.hops(n, n ^ 1u), 1u);            // n(2k) and n(2k+1) share a package
+    EXPECT_LT(t.latency(n, n ^ 1u), t.latency(n, (n + 2) % m.nodes));
+  }
+  EXPECT_EQ(t.node_at_hops(0, 1), 1);  // the probe's 1-hop holder is the other die of the package
+}
+
+// SSYNC's Xeon: 8 sockets, 3 QPI links each to other sockets, at most 2 hops (a twisted cube).
+TEST(MachineLoader, TheWestmereExSocketsFormACubicGraphOfDiameterTwo) {
+  const MachineSpec m = load_machine("westmere-ex-8s80c", kMachineDirs);
+  EXPECT_EQ(m.topology.links.size(), 12u);
+  const Topology t(m.topology, m.nodes);
+  EXPECT_EQ(t.max_hops(), 2u);
+  for (NodeId n = 0; n < m.nodes; ++n) {
+    std::uint32_t one_hop = 0;
+    for (NodeId o = 0; o < m.nodes; ++o) one_hop += t.hops(n, o) == 1;
+    EXPECT_EQ(one_hop, 3u) << n;
+  }
 }
 
 TEST(MachineLoader, ExtendsOverridesAValueAndKeepsTheRest) {
