@@ -122,7 +122,14 @@ MemorySystem::Plan MemorySystem::plan(CoreId c, LineId id, AccessKind kind) {
   // a write the domain already has permission for (a transfer between its own cores, serialised
   // at the line like any other: the request leg is the lookup, the forward leg the snoop).
   if (!write && ((tracks && (in_llc || p.sibling_copy)) || (!tracks && in_llc))) {
-    p.local_read = true;
+    // A read the shared cache answers by itself is served in its own pipeline: it neither waits
+    // in the line's queue nor occupies it. One that must snoop a sibling holding the line
+    // exclusively (E or M) changes that core's state, and the cache slice that serves the line
+    // takes one such snoop at a time: it is serialised at the line like any transaction.
+    const bool owned_by_sibling = s.owner >= 0 && static_cast<CoreId>(s.owner) != c &&
+                                  dom(static_cast<CoreId>(s.owner)) == d &&
+                                  (s.owner_state == OwnerState::kExclusive || s.owner_state == OwnerState::kModified);
+    p.local_read = !(tracks && owned_by_sibling);
     p.legs.req = m_.miss_detect();
     p.legs.fwd = tracks && p.sibling_copy ? snoop_cost() : 0;
     p.served = tracks && p.sibling_copy ? ServedBy::kOnChip : ServedBy::kSharedCache;
