@@ -214,10 +214,9 @@ AccessResult MemorySystem::apply(Picos effect, Picos after, Picos issued, Picos 
   const bool moved = p.supplier.has_value() || (write && (s.holders.size() > (s.holders.contains(c) ? 1u : 0u))) ||
                      (on_chip && p.sibling_copy);
   r.transfer = moved;
-  if (!p.local_read) {
-    s.busy_until = r.done;
-    s.pending_core = static_cast<std::int32_t>(c);
-  }
+  // The requester's data arrives at r.done: its own hits before then wait for it (a prefetch's).
+  s.busy_until = r.done;
+  s.pending_core = static_cast<std::int32_t>(c);
   ++s.transactions;
   if (moved) ++s.transfers;
   s.stall += r.done - issued;
