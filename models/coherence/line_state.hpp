@@ -27,6 +27,7 @@ struct alignas(64) LineState {
   std::uint32_t home = 0;             // NUMA node whose memory and home agent hold the line
   bool home_assigned = false;         // false until first touch (when the allocation did not pin it)
   OwnerState owner_state = OwnerState::kExclusive;
+  bool has_waiters = false;           // requests wait in the line's queue (MemorySystem::request)
   std::int32_t owner = kNone;         // core holding E/M/O/F, or none
   std::int32_t pending_core = kNone;  // core whose latest transaction's data arrives at busy_until
   Picos busy_until = 0;
@@ -34,7 +35,6 @@ struct alignas(64) LineState {
   // than home_free and takes effect no earlier than grant_free (a forwarding home's retention).
   Picos home_free = 0;
   Picos grant_free = 0;
-  std::uint32_t waiting = 0;          // requests queued for the line (MemorySystem::request)
   IdSet holders;                      // cores with a copy in their private caches
   IdSet llc;                          // cache domains whose shared last-level cache holds a copy
   std::int32_t excl_domain = kNone;   // domain with write permission (E/M at the domain level)

@@ -286,7 +286,7 @@ std::optional<AccessResult> MemorySystem::request(Picos now, CpuId cpu, LineId i
   }
   std::vector<Waiting>* queue = nullptr;
   std::size_t mine = SIZE_MAX;  // this CPU's place in the line's queue, if it waits there
-  if (s.waiting > 0) {
+  if (s.has_waiters) {
     queue = &queues_.at(id);
     for (std::size_t i = 0; i < queue->size(); ++i) {
       if ((*queue)[i].cpu == cpu) mine = i;
@@ -295,9 +295,11 @@ std::optional<AccessResult> MemorySystem::request(Picos now, CpuId cpu, LineId i
   auto leave_queue = [&]() -> Waiting {
     const Waiting w = (*queue)[mine];
     queue->erase(queue->begin() + static_cast<std::ptrdiff_t>(mine));
-    --s.waiting;
     --waiting_;
-    if (queue->empty()) queues_.erase(id);
+    if (queue->empty()) {
+      queues_.erase(id);
+      s.has_waiters = false;
+    }
     return w;
   };
 
@@ -330,7 +332,7 @@ std::optional<AccessResult> MemorySystem::request(Picos now, CpuId cpu, LineId i
 
   const Picos arrival = now + p.legs.req;
   const bool own_in_flight = s.pending_core == static_cast<std::int32_t>(c) && s.grant_free <= now;
-  if (s.waiting == 0 && (own_in_flight || ready_time(s, arrival, p.legs) == arrival + p.legs.home + p.legs.fwd)) {
+  if (!s.has_waiters && (own_in_flight || ready_time(s, arrival, p.legs) == arrival + p.legs.home + p.legs.fwd)) {
     // Nobody ahead and the home free (or busy only with this core's own earlier transaction, whose
     // completion travels ahead of this request): served now, exactly as an uncontended access.
     return access(now, cpu, id, kind, value);
@@ -340,13 +342,13 @@ std::optional<AccessResult> MemorySystem::request(Picos now, CpuId cpu, LineId i
   auto at = std::upper_bound(queue->begin(), queue->end(), arrival,
                              [](Picos a, const Waiting& w) { return a < w.arrival; });
   queue->insert(at, Waiting{arrival, now, cpu, kind});
-  ++s.waiting;
+  s.has_waiters = true;
   ++waiting_;
   return std::nullopt;
 }
 
 std::optional<Grant> MemorySystem::head(LineId id) {
-  if (lines_[id].waiting == 0) return std::nullopt;
+  if (!lines_[id].has_waiters) return std::nullopt;
   const Waiting& w = queues_.at(id).front();
   const CoreId c = m_.core_of(w.cpu);
   // A request that became a hit or a local read while it waited is told to come now; otherwise

@@ -243,7 +243,7 @@ void Executor::drain_stores(CpuId cpu) {
     t.store_drain = std::max(t.store_drain, r->done);
     t.store_buffer.pop_front();
     wake_watchers(b.line, r->visible);
-    if (mem_.line(b.line).waiting > 0) announce(b.line);
+    if (mem_.line(b.line).has_waiters) announce(b.line);
   }
   if (t.state == State::kAwaitDrain) {
     t.state = State::kRunnable;
