@@ -45,6 +45,10 @@ struct ExperimentSpec {
   kernel::KernelOptions options;             // the experiment-wide kernel_options
   std::string workload;
   std::optional<config::Node> workload_params;  // kept as YAML: each workload reads its own
+  // Per kernel entry: its `params:` over workload_params, key by key (nullopt: workload_params), so
+  // one file can compare settings of one workload (lock algorithms, atomic operations) as series.
+  std::vector<std::optional<config::Node>> kernel_params;
+  bool seeded = false;  // whether any entry's workload can depend on the seed (its repeats can differ)
   std::vector<std::uint32_t> threads;
   workload::Placement placement = workload::Placement::kCoresFirst;
   workload::RunControl control;

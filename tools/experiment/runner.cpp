@@ -42,7 +42,7 @@ class Context {
     // Workloads are made here, on one thread, because their parameters are read from shared YAML nodes.
     std::vector<std::unique_ptr<workload::Workload>> made;
     for (std::size_t i = 0; i < list.size(); ++i) {
-      made.push_back(make_workload());
+      made.push_back(make_workload(list[i].kernel));
       if (list[i].user_time && !made.back()->set_user_time(*list[i].user_time)) {
         throw std::runtime_error("workload '" + spec_.workload + "' has no user time per operation to calibrate");
       }
@@ -89,10 +89,13 @@ class Context {
     return out;
   }
 
-  std::unique_ptr<workload::Workload> make_workload() {
+  // The workload of kernel entry `kernel`, with that entry's parameters.
+  std::unique_ptr<workload::Workload> make_workload(std::size_t kernel) {
     const auto& kinds = workload::workload_kinds();
+    const auto& own = kernel < spec_.kernel_params.size() ? spec_.kernel_params[kernel] : std::nullopt;
+    const auto& params = own ? own : spec_.workload_params;
     for (const auto& k : kinds) {
-      if (k.name == spec_.workload) return k.make(spec_.workload_params ? &*spec_.workload_params : nullptr);
+      if (k.name == spec_.workload) return k.make(params ? &*params : nullptr);
     }
     throw std::logic_error("workload vanished: " + spec_.workload);
   }
@@ -163,11 +166,12 @@ std::size_t kernel_index(const ExperimentSpec& s, const std::string& k) {
 
 bool is_rate(const std::string& metric) { return metric == "throughput"; }
 
-bool workload_is_seeded(const std::string& name) {
+bool workload_is_seeded(const ExperimentSpec& spec) {
+  if (spec.seeded) return true;  // an entry's parameters make it so (the loader found out)
   for (const auto& k : workload::workload_kinds()) {
-    if (k.name == name) return k.seeded;
+    if (k.name == spec.workload) return k.seeded;
   }
-  throw std::logic_error("workload vanished: " + name);
+  throw std::logic_error("workload vanished: " + spec.workload);
 }
 
 // The share of the processes' time spent in the calibrated component: the workload's user time
@@ -371,7 +375,7 @@ ExperimentResult run_experiment(const ExperimentSpec& spec, const std::string& c
   ExperimentResult res;
   res.spec = spec;
   res.cost_scale = spec.cost_scale;
-  res.seeded = workload_is_seeded(spec.workload);
+  res.seeded = workload_is_seeded(spec);
   // A workload that never draws a random number gives the same result for every seed: one run
   // per point is exact, and further repeats would only repeat it.
   const std::uint32_t repeats = res.seeded ? spec.repeats : 1;
