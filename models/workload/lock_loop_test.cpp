@@ -102,6 +102,15 @@ TEST(LockLoop, SeveralLocksPickedAtRandomMakeTheRunDependOnItsSeedOneDoesNot) {
   EXPECT_EQ(a.ops_per_s, c.ops_per_s);  // and the same seed gives the same run
 }
 
+// SSYNC's Fig. 3 measure: from the start of the acquire to the end of the release, the pause left out.
+TEST(LockLoop, TheTimeInTheCallsIsTheTimePerOperationLessTheThinkTime) {
+  const RunResult r = run("think_time: 2us\nhold_time: 100ns", 8, 200);
+  EXPECT_NEAR(r.ns_per_op - r.call_ns_per_op, 2000.0, 1e-6);
+  EXPECT_GT(r.call_ns_per_op, 100.0);  // at least the hold
+  const RunResult alone = run("think_time: 2us\nhold_time: 100ns", 1, 200);
+  EXPECT_LT(alone.call_ns_per_op, r.call_ns_per_op);  // contention adds the wait
+}
+
 TEST(LockLoop, OnlyTheMutexCanSleep) {
   EXPECT_TRUE(can_sleep(kLockLoopKind, *loop("lock: mutex")));
   for (const char* lock : {"tas", "ttas", "ticket", "mcs", "clh"}) {

@@ -189,6 +189,7 @@ double calibrated_share(const workload::RunResult& r, const std::string& paramet
 // The metric of one run, for the calibration fit (before rows exist).
 double metric_of(const ExperimentSpec& spec, const workload::RunResult& r, const std::string& metric) {
   if (metric == "ns_per_op") return r.ns_per_op;
+  if (metric == "call_ns_per_op") return r.call_ns_per_op;
   if (metric == "throughput") return r.reports_bytes ? r.bytes_per_s / 1e6 : r.ops_per_s;
   double scale = 1.0;
   double wall = 0, user = 0, cpu = 0;
@@ -274,6 +275,9 @@ const MetricColumn kColumns[] = {
     {"process_sys", &Row::proc_sys_s, [](const ExperimentSpec& s, const workload::RunResult& r, const std::string&) {
        return metric_of(s, r, "sys_s");
      }},
+    {"call_ns_per_op", &Row::call_ns_per_op, [](const ExperimentSpec&, const workload::RunResult& r, const std::string&) {
+       return r.call_ns_per_op;
+     }},
     {"calibrated_share", &Row::calibrated_share,
      [](const ExperimentSpec&, const workload::RunResult& r, const std::string& c) { return calibrated_share(r, c); }},
 };
@@ -357,6 +361,7 @@ double predicted(const ExperimentResult& r, const PublishedPoint& p) {
   for (const auto& row : r.rows) {
     if (row.kernel != p.kernel || row.threads != p.threads) continue;
     if (p.metric == "ns_per_op") return row.ns_per_op;
+    if (p.metric == "call_ns_per_op") return row.call_ns_per_op;
     if (p.metric == "throughput") return row.throughput;
     if (p.metric == "scaling_pct") return row.scaling_pct;
     if (p.metric == "real_s") return row.real_s;

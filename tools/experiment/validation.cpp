@@ -23,7 +23,8 @@ const Row* row_of(const ExperimentResult& r, const PublishedPoint& p) {
 double sd_of(const Row& row, const std::string& metric) {
   static const std::map<std::string, std::string> kNames{{"ns_per_op", "ns_per_op"},   {"throughput", "throughput"},
                                                          {"scaling_pct", "scaling_pct"}, {"real_s", "process_real"},
-                                                         {"user_s", "process_user"},     {"sys_s", "process_sys"}};
+                                                         {"user_s", "process_user"},     {"sys_s", "process_sys"},
+                                                         {"call_ns_per_op", "call_ns_per_op"}};
   const auto it = row.spread.find(kNames.at(metric));
   return it == row.spread.end() ? 0 : it->second.sd;
 }
