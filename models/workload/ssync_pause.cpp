@@ -1,4 +1,4 @@
-// The SSYNC pause from the machine's latencies; see ssync_pause.hpp.
+// The SSYNC pause from the machine's latencies and home policy; see ssync_pause.hpp.
 #include "models/workload/ssync_pause.hpp"
 
 #include <algorithm>
@@ -21,7 +21,13 @@ sim::Picos ssync_pause(const machine::Machine& m, const std::vector<machine::Cpu
   for (machine::DomainId a : domains) {
     for (machine::DomainId b : domains) farthest = std::max(farthest, m.domain_to_domain(a, b));
   }
-  return 2 * (m.miss_detect() + farthest);
+  const auto& costs = m.spec().costs;
+  const sim::Picos window =
+      2 * (m.miss_detect() + farthest) + costs.directory_lookup + costs.probe_lookup + costs.onchip_snoop_dirty;
+  if (m.spec().home_policy == machine::HomePolicy::kForwarding) {
+    return std::max(window, m.spec().home_retention + m.miss_detect());
+  }
+  return window;
 }
 
 std::optional<sim::Picos> read_pause(const config::Node& n) {
@@ -29,7 +35,7 @@ std::optional<sim::Picos> read_pause(const config::Node& n) {
     const std::string v = n.as_string();
     if (v == "auto") return std::nullopt;
     if (v.empty() || !(std::isdigit(static_cast<unsigned char>(v[0])) || v[0] == '.' || v[0] == '-' || v[0] == '+')) {
-      const std::string what = "twice the largest one-way latency between the run's cores";
+      const std::string what = "the longest a new owner keeps a contended line among the run's cores";
       n.fail("expected a time (e.g. 500ns) or 'auto' (" + what + "), got '" + v + "'");
     }
   }

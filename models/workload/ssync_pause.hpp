@@ -13,16 +13,20 @@
 
 namespace walksim::workload {
 
-// Twice the largest one-way latency between two of `cpus` on different cores, where one way is
-// the miss being known in the sender's hierarchy (its outermost cache's latency) plus the
-// interconnect between their cache domains (zero inside a domain). Zero for one core.
+// How long a core that has just been granted a contended line can keep it, at most, among `cpus`:
+// the owner's window of docs/model.md ("Grants"). At a blocking home the next grant waits for the
+// owner's completion message to reach the home and for the home to forward the next request to
+// it: two one-way trips, each at most the largest between two of the run's cores on different
+// cores (the miss known in the outermost cache, plus the interconnect between their cache domains,
+// zero inside one), plus the lookups on the way (directory, the owner's probe, an on-die snoop).
+// At a forwarding home the owner keeps the line `home_retention` after its data arrived, if that is
+// longer. Zero for one core.
 //
-// Why twice: under a home-serialised protocol the core that has just received a contended line
-// keeps it until the next request has reached the home and been forwarded to it — the new owner's
-// completion message to the home and the home's forward, two one-way legs. A thread that pauses
-// that long finds its own next request queued behind the other threads' instead of hitting in its
-// cache, which is what SSYNC's pause ensures; and the pause stays shorter than one transfer of the
-// line (request, forward and data legs), so it does not become the bottleneck.
+// SSYNC paused "long enough that a thread cannot complete two operations in a row locally": a
+// thread that waits out the window finds its next request queued behind the other threads'
+// instead of hitting in its own cache. The bound is a sum of the window's legs, so it exceeds the
+// window by about one miss detection (a margin, not a fit) and stays about one transfer long, so it
+// throttles a run of two or three threads at most.
 sim::Picos ssync_pause(const machine::Machine& m, const std::vector<machine::CpuId>& cpus);
 
 // A pause parameter: a time per operation (at most one second), or `auto` for ssync_pause() of
