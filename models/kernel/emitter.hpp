@@ -56,6 +56,19 @@ class Emitter {
     if (ps > 0) out_.push_back(op);
   }
 
+  // An operation on a line that belongs to no kernel object (a microbenchmark's own lines), named
+  // `field` in traces; a lock KOp takes `lock` instead of the variant's spinlock kind.
+  void on_line(KOpKind k, LineId line, std::string_view field, std::int64_t delta = 0,
+               LockAlgorithm lock = LockAlgorithm::kKernel) {
+    KOp op;
+    op.kind = k;
+    op.lock = lock;
+    op.line = line;
+    op.field = field;
+    op.delta = delta;
+    out_.push_back(op);
+  }
+
   // Composite kernel helpers honouring the variant's switches.
   void dget(DentryId d);                 // take a reference on a dentry
   void dput(DentryId d);                 // drop one (count stays > 0: ramfs pins positive dentries)

@@ -29,6 +29,41 @@ KernelRuntime::KernelRuntime(Vfs& vfs, KernelOptions opts, sim::Picos mutex_wake
 
 KernelRuntime::~KernelRuntime() = default;
 
+// The lines and settings of a lock whose algorithm the lock-hold chose (bench_args.hpp). Queue
+// locks get node lines of their own, one per CPU on that CPU's node: a CPU's node stays queued from
+// its acquire to its release, so locks that may be held together cannot share nodes.
+void KernelRuntime::add_lock_lines(const KOp& k, std::vector<LineId>& lines, sync::SyncConfig& cfg) {
+  auto& mem = vfs_.memory();
+  const auto& m = mem.machine();
+  const auto& lock_line = mem.line(k.line);
+  const std::optional<machine::NodeId> home =
+      lock_line.home_assigned ? std::optional<machine::NodeId>(lock_line.home) : std::nullopt;
+  const std::string owner = vfs_.label(k.line).object;
+  const auto per_cpu_nodes = [&](const char* what) {
+    for (CpuId c = 0; c < m.cpus(); ++c) {
+      lines.push_back(mem.add_line(m.node_of(m.core_of(c))));
+      vfs_.set_label(lines.back(), {"cpu " + std::to_string(c) + " " + what + " of " + owner, 0, "qnode", false});
+    }
+  };
+  cfg.cycle = m.cycle();
+  switch (k.lock) {
+    case LockAlgorithm::kMcs:
+      per_cpu_nodes("mcs node");
+      break;
+    case LockAlgorithm::kClh:
+      lines.push_back(mem.add_line(home));  // the lock's own initial node, allocated with it
+      vfs_.set_label(lines.back(), {"clh initial node of " + owner, 0, "qnode", true});
+      per_cpu_nodes("clh node");
+      break;
+    case LockAlgorithm::kMutex:
+      lines.insert(lines.end(), task_lines_.begin(), task_lines_.end());
+      cfg.wakeup_latency = mutex_wakeup_;
+      break;
+    default:
+      break;
+  }
+}
+
 sync::SyncPrimitive& KernelRuntime::primitive(const KOp& k) {
   const LineId line = k.line;
   const std::uint32_t word = k.word;
@@ -43,37 +78,42 @@ sync::SyncPrimitive& KernelRuntime::primitive(const KOp& k) {
   cfg.word = word;
   std::vector<LineId> lines{line};
   std::string_view name;
-  switch (kind) {
-    case KOpKind::kLockrefGet:
-    case KOpKind::kLockrefPut:
-    case KOpKind::kLockrefPutReturn:
-      name = "lockref";
-      break;
-    case KOpKind::kSpinLock:
-    case KOpKind::kSpinUnlock:
-      if (k.field == "d_lockref") {  // spin_lock(&dentry->d_lock): the lock inside the lockref
+  if (k.lock != LockAlgorithm::kKernel && (kind == KOpKind::kSpinLock || kind == KOpKind::kSpinUnlock)) {
+    name = sync_kind(k.lock);
+    add_lock_lines(k, lines, cfg);
+  } else {
+    switch (kind) {
+      case KOpKind::kLockrefGet:
+      case KOpKind::kLockrefPut:
+      case KOpKind::kLockrefPutReturn:
         name = "lockref";
-      } else if (spec.spinlock == SpinlockKind::kTicket) {
-        name = "ticket";
-      } else if (spec.spinlock == SpinlockKind::kTestAndSet) {
-        name = "tas";
-      } else {
-        name = "queued";
-        lines.insert(lines.end(), qnode_lines_.begin(), qnode_lines_.end());
-      }
-      break;
-    case KOpKind::kReadLock:
-    case KOpKind::kReadUnlock:
-      name = "rwlock";
-      break;
-    case KOpKind::kMutexLock:
-    case KOpKind::kMutexUnlock:
-      name = "mutex";
-      lines.insert(lines.end(), task_lines_.begin(), task_lines_.end());
-      cfg.wakeup_latency = mutex_wakeup_;
-      break;
-    default:
-      throw std::logic_error("not a lock operation");
+        break;
+      case KOpKind::kSpinLock:
+      case KOpKind::kSpinUnlock:
+        if (k.field == "d_lockref") {  // spin_lock(&dentry->d_lock): the lock inside the lockref
+          name = "lockref";
+        } else if (spec.spinlock == SpinlockKind::kTicket) {
+          name = "ticket";
+        } else if (spec.spinlock == SpinlockKind::kTestAndSet) {
+          name = "tas";
+        } else {
+          name = "queued";
+          lines.insert(lines.end(), qnode_lines_.begin(), qnode_lines_.end());
+        }
+        break;
+      case KOpKind::kReadLock:
+      case KOpKind::kReadUnlock:
+        name = "rwlock";
+        break;
+      case KOpKind::kMutexLock:
+      case KOpKind::kMutexUnlock:
+        name = "mutex";
+        lines.insert(lines.end(), task_lines_.begin(), task_lines_.end());
+        cfg.wakeup_latency = mutex_wakeup_;
+        break;
+      default:
+        throw std::logic_error("not a lock operation");
+    }
   }
   cfg.lines = lines;
   auto made = sync::make_sync(name, cfg);
@@ -178,6 +218,24 @@ bool KOpRunner::start_kop(KernelRuntime& rt, CpuId cpu, const KOp& k, Op& out, P
       out = Op::rmw_add(k.line, static_cast<std::uint64_t>(k.delta)).on_word(k.word);
       ++stats.atomic_rmw;
       return true;
+    case KOpKind::kXchg:
+      out = Op::xchg(k.line, static_cast<std::uint64_t>(k.delta)).on_word(k.word);
+      ++stats.atomic_rmw;
+      return true;
+    case KOpKind::kCasOnce: {
+      const auto v = static_cast<std::uint64_t>(k.delta);
+      out = Op::cas(k.line, v ^ 1, v).on_word(k.word);
+      ++stats.atomic_rmw;
+      return true;
+    }
+    case KOpKind::kTestAndSet:
+      out = Op::xchg(k.line, 1).on_word(k.word);
+      ++stats.atomic_rmw;
+      return true;
+    case KOpKind::kCasLoop:
+      out = Op::load(k.line).on_word(k.word);
+      ++stats.loads;
+      return true;
     case KOpKind::kSeqBegin:
       out = Op::spin_until(k.line, 0, 1).on_word(k.word);  // wait while a writer has it odd
       ++stats.loads;
@@ -220,6 +278,8 @@ bool single_op(KOpKind k) {
     case KOpKind::kLoad:
     case KOpKind::kStore:
     case KOpKind::kAtomic:
+    case KOpKind::kXchg:
+    case KOpKind::kCasOnce:
     case KOpKind::kPrefetch:
     case KOpKind::kCompute:
     case KOpKind::kFence:
@@ -327,6 +387,29 @@ KOpRunner::Status KOpRunner::next(KernelRuntime& rt, CpuId cpu, std::uint64_t la
         if (phase_ == 1) {
           phase_ = 2;
           out = Op::store(k.line, last + static_cast<std::uint64_t>(k.delta), sync::Lockref::kCountMask).on_word(k.word);
+          count(out, stats);
+          return Status::kOp;
+        }
+        break;
+      case KOpKind::kTestAndSet:
+        if (phase_ == 1 && last == 0) {  // the xchg took the byte: put it back (atomic_bench's TEST_TAS)
+          phase_ = 2;
+          out = Op::store(k.line, 0).on_word(k.word);
+          count(out, stats);
+          return Status::kOp;
+        }
+        break;
+      case KOpKind::kCasLoop:
+        if (phase_ == 1) {  // the read came back: try to install read + delta
+          scratch_ = last;
+          phase_ = 2;
+          out = Op::cas(k.line, last, last + static_cast<std::uint64_t>(k.delta)).on_word(k.word);
+          count(out, stats);
+          return Status::kOp;
+        }
+        if (last != scratch_) {  // the cmpxchg lost: read again (atomic_bench's TEST_CTR re-reads each time)
+          phase_ = 1;
+          out = Op::load(k.line).on_word(k.word);
           count(out, stats);
           return Status::kOp;
         }

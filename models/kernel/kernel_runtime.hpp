@@ -12,6 +12,7 @@
 #include "models/exec/executor.hpp"
 #include "models/kernel/syscalls.hpp"
 #include "models/sync/sync_primitive.hpp"
+#include "models/sync/sync_registry.hpp"
 
 namespace walksim::kernel {
 
@@ -41,6 +42,8 @@ class KernelRuntime {
   sync::SyncPrimitive& primitive(const KOp& k);
 
  private:
+  void add_lock_lines(const KOp& k, std::vector<LineId>& lines, sync::SyncConfig& cfg);
+
   Vfs& vfs_;
   SyscallExpander expander_;
   sim::Picos mutex_wakeup_;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/exec/op.hpp"
+#include "models/kernel/bench_args.hpp"
 #include "sim/time.hpp"
 
 namespace walksim::sync {
@@ -42,6 +43,11 @@ enum class KOpKind : std::uint8_t {
   kLockrefPut,    // lockref_put_or_lock: likewise; at count 1 it decrements under the lock
   kLockrefPutReturn,  // fast_dput: lockref_put_return's cmpxchg, the lock only if it is held
   kLockedCountAdd,  // a lockref's count changed while its lock is held (load + masked store)
+  // The atomic-stress operations (bench_args.hpp AtomicOp); `delta` is the value written.
+  kXchg,          // one xchg of `delta`
+  kCasOnce,       // one cmpxchg from 1 - delta to delta, which may fail (SSYNC's CAS test)
+  kTestAndSet,    // xchg of 1, then a store of 0 when it returned 0 (SSYNC's TAS test)
+  kCasLoop,       // a load, then cmpxchg(v, v + delta), re-reading after each failure (SSYNC's CAS-based FAI)
 };
 
 // What a line belongs to, for traces and the hot-line report.
@@ -54,6 +60,7 @@ struct LineLabel {
 
 struct KOp {
   KOpKind kind = KOpKind::kCompute;
+  LockAlgorithm lock = LockAlgorithm::kKernel;  // lock KOps: the algorithm (kKernel: the variant's spinlock)
   LineId line = 0;
   std::uint32_t word = exec::kLineWord;  // the field's word (several fields share a line)
   std::string_view field;  // for traces; points into the layout's storage

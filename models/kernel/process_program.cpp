@@ -19,6 +19,7 @@ bool cacheable(Sys s) {
     case Sys::kFcntlLock:
     case Sys::kUtime:
     case Sys::kLockHold:
+    case Sys::kAtomicOp:
       return true;
     default:
       return false;
@@ -46,6 +47,14 @@ void ProcessProgram::make_key(bool force_ref) {
   key_ += current_.path;
   key_ += '\0';
   key_ += current_.path2;
+  if (current_.sys == Sys::kLockHold || current_.sys == Sys::kAtomicOp) {
+    const BenchArgs& b = current_.bench;
+    key_ += '\0';
+    key_ += static_cast<char>(b.lock);
+    key_ += static_cast<char>(b.atomic);
+    key_ += static_cast<char>(b.value);
+    for (std::uint32_t v : {b.line, b.data, b.data_lines}) key_.append(reinterpret_cast<const char*>(&v), sizeof v);
+  }
 }
 
 const Expansion& ProcessProgram::expand(bool force_ref) {

@@ -56,6 +56,7 @@ std::string names() {
 }  // namespace
 
 const char* sys_name(Sys s) {
+  if (s == Sys::kAtomicOp) return "atomic-op";
   for (const auto& e : kTable) {
     if (e.sys == s) return e.name;
   }
@@ -113,6 +114,7 @@ std::string to_string(const Syscall& s) {
   std::string out = std::string(sys_name(s.sys)) + (s.path.empty() ? "" : " " + s.path);
   if (!s.path2.empty()) out += " " + s.path2;
   if (s.bytes) out += " " + std::to_string(s.bytes);
+  if (s.sys == Sys::kAtomicOp) out += " " + std::string(atomic_op_name(s.bench.atomic));
   if (s.sys == Sys::kOpen) {
     out += s.write ? " O_WRONLY" : " O_RDONLY";
     if (s.create) out += "|O_CREAT";

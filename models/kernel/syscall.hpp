@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "models/kernel/bench_args.hpp"
 #include "sim/time.hpp"
 
 namespace walksim::kernel {
@@ -15,6 +16,7 @@ enum class Sys : std::uint8_t {
   kReaddir,  // opendir + readdir (getdents until empty) + closedir
   kStatfs, kFsync, kUtime, kFcntlLock,
   kLockHold,  // not a system call: spin_lock(test_lock), `bytes` ns of work, spin_unlock (lock-loop)
+  kAtomicOp,  // not a system call: one atomic operation on a shared line (atomic-stress); not parsed
 };
 
 struct Syscall {
@@ -25,6 +27,7 @@ struct Syscall {
   bool write = false;       // open: O_WRONLY or O_RDWR
   bool directory = false;   // open: O_DIRECTORY
   std::uint64_t bytes = 0;  // read / write size
+  BenchArgs bench;          // lock-hold and atomic-op: what they work on (bench_args.hpp)
   // Workload context, not part of the call: user-space work done before it, and whether the call
   // completes one operation of the workload (a dbench op, an openbench loop, a stat).
   sim::Picos user_before = 0;

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "models/kernel/bench_calls.hpp"
 #include "models/kernel/file_ops.hpp"
 
 namespace walksim::kernel {
@@ -265,12 +266,9 @@ void SyscallExpander::expand(const Syscall& s, Process& p, bool force_ref, Expan
   out.failed = false;
   Emitter e(vfs_, out.ops, p.cpu, cost_scale_);
   Ctx c{e, p, vfs_, opts_, stats, force_ref, out};
-  if (s.sys == Sys::kLockHold) {  // the lock-loop microbenchmark: no system call around it
-    e.lock(vfs_.globals(), "test_lock");
-    e.compute_ps(static_cast<Picos>(s.bytes) * 1000);
-    e.unlock(vfs_.globals(), "test_lock");
-    return;
-  }
+  // The microbenchmarks' operations: no system call around them.
+  if (s.sys == Sys::kLockHold) return expand_lock_hold(e, s);
+  if (s.sys == Sys::kAtomicOp) return expand_atomic_op(e, s);
   e.compute("syscall");
   switch (s.sys) {
     case Sys::kStat:
@@ -316,6 +314,7 @@ void SyscallExpander::expand(const Syscall& s, Process& p, bool force_ref, Expan
     case Sys::kFcntlLock:
       return sys_fcntl_lock(c, s);
     case Sys::kLockHold:
+    case Sys::kAtomicOp:
       return;
   }
 }

@@ -35,6 +35,10 @@ const char* kop_name(KOpKind k) {
     case KOpKind::kLockrefPut: return "lockref_put";
     case KOpKind::kLockrefPutReturn: return "lockref_put_return";
     case KOpKind::kLockedCountAdd: return "count_add_locked";
+    case KOpKind::kXchg: return "xchg";
+    case KOpKind::kCasOnce: return "cmpxchg_once";
+    case KOpKind::kTestAndSet: return "test_and_set";
+    case KOpKind::kCasLoop: return "cmpxchg_loop";
   }
   return "?";
 }

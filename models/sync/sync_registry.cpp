@@ -6,8 +6,10 @@
 #include <string>
 
 #include "models/sync/atomic_counter.hpp"
+#include "models/sync/clh_lock.hpp"
 #include "models/sync/lglock.hpp"
 #include "models/sync/lockref.hpp"
+#include "models/sync/mcs_lock.hpp"
 #include "models/sync/percpu_counter.hpp"
 #include "models/sync/queued_spinlock.hpp"
 #include "models/sync/rcu.hpp"
@@ -16,7 +18,9 @@
 #include "models/sync/seqlock.hpp"
 #include "models/sync/sleeping_mutex.hpp"
 #include "models/sync/tas_spinlock.hpp"
+#include "models/sync/tas_xchg_lock.hpp"
 #include "models/sync/ticket_spinlock.hpp"
+#include "models/sync/ttas_lock.hpp"
 
 namespace walksim::sync {
 
@@ -26,7 +30,7 @@ using Ptr = std::unique_ptr<SyncPrimitive>;
 std::span<const LineId> per_cpu(const SyncConfig& c, std::size_t first) { return c.lines.subspan(first); }
 SyncWord first(const SyncConfig& c) { return {c.lines[0], c.word}; }
 
-const std::array<SyncKind, 13> kKinds{{
+const std::array<SyncKind, 17> kKinds{{
     {"ticket",
      "x86 ticket spinlock: xadd, spin on the shared word, plain-store release",
      {1, false},
@@ -35,6 +39,24 @@ const std::array<SyncKind, 13> kKinds{{
      "x86 spinlock before 2.6.25: lock decb, spin reading until free, retry; plain-store release (unfair)",
      {1, false},
      [](const SyncConfig& c) -> Ptr { return std::make_unique<TasSpinlock>(first(c)); }},
+    {"tas-xchg",
+     "test-and-set lock of the SSYNC study: xchg retried after a PAUSE until it returns 0; plain-store release",
+     {1, false},
+     [](const SyncConfig& c) -> Ptr {
+       return std::make_unique<TasXchgLock>(first(c), TasXchgLock::kPauseCycles * c.cycle);
+     }},
+    {"ttas",
+     "test-and-test-and-set lock of the SSYNC study: read until free, cmpxchg, exponential back-off",
+     {1, false},
+     [](const SyncConfig& c) -> Ptr { return std::make_unique<TtasLock>(first(c), c.cpus, c.cycle); }},
+    {"mcs",
+     "MCS queue lock: swap into the tail, spin on the own node; hand-off by a store to the successor's node",
+     {1, true},
+     [](const SyncConfig& c) -> Ptr { return std::make_unique<McsLock>(first(c), per_cpu(c, 1)); }},
+    {"clh",
+     "CLH queue lock: swap the own node in, spin on the predecessor's node, adopt it at release",
+     {2, true},
+     [](const SyncConfig& c) -> Ptr { return std::make_unique<ClhLock>(first(c), c.lines[1], per_cpu(c, 2)); }},
     {"queued",
      "qspinlock (MCS): cmpxchg fast path, waiters spin on their own CPU's node",
      {1, true},

@@ -27,6 +27,8 @@ struct SyncConfig {
   std::uint32_t cpus = 0;
   Picos wakeup_latency = 0;       // mutex: from the unlocker's wake-up to the sleeper running
   Picos callback_cost = 0;        // rcu: CPU time of one call_rcu
+  Picos cycle = 0;                // one CPU cycle, for delays a lock's source gives in cycles (a TAS
+                                  // loop's pause, TTAS back-off); 0: those delays are left out
   SyncPrimitive* lock = nullptr;  // atomic: the spinlock atomic_dec_and_lock takes (optional)
 };
 

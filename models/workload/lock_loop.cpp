@@ -1,59 +1,148 @@
-// lock-loop: every thread repeatedly thinks (user time), then acquires one shared spinlock, works
-// in the critical section and releases it. The lock is the kernel variant's spinlock kind (ticket
-// on 2.6.x, qspinlock on 6.x), so two kernels compare ticket against queued locks; `walksim model
-// ticketlock` gives the Markov model's prediction for the same parameters.
+// lock-loop: every thread repeatedly thinks (user time), then acquires a lock, works in the critical
+// section and releases it. By default the lock is one shared spinlock of the kernel variant's kind
+// (ticket on 2.6.x, qspinlock on 6.x), so two kernels compare ticket against queued locks; `walksim
+// model ticketlock` gives the Markov model's prediction for the same parameters. With `lock`,
+// `protected_lines` and `locks` it is SSYNC's lock stress test (contention.md Figs. 3, 5 and 7):
+// a lock of a chosen algorithm, picked at random among `locks`, whose own protected lines the
+// critical section reads and writes; locks and data homed on the first participating node.
 #include "models/config/limits.hpp"
+#include "models/kernel/bench_args.hpp"
+#include "models/workload/ssync_pause.hpp"
 #include "models/workload/workload.hpp"
 #include "models/workload/workload_registry.hpp"
 
 namespace walksim::workload {
 namespace {
 
+using kernel::LockAlgorithm;
+
+// How many locks one run may make: each is a line, plus its protected lines, plus one node line
+// per CPU of the machine for MCS and CLH (512 MCS locks on 48 CPUs are 25,000 lines). SSYNC's
+// largest test used 512.
+constexpr std::uint32_t kMaxLocks = 4096;
+constexpr std::uint32_t kMaxProtectedLines = 64;
+
 struct LockLoopParams {
-  Picos think = sim::from_ns(2000);
+  std::optional<Picos> think = sim::from_ns(2000);  // nullopt: ssync_pause() of the run
   Picos hold = sim::from_ns(100);
+  LockAlgorithm lock = LockAlgorithm::kKernel;
+  std::uint32_t protected_lines = 0;
+  std::uint32_t locks = 1;
+};
+
+// One lock's lines: its own line (kNoLine: the kernel's test_lock) and its first protected line.
+struct LockLines {
+  machine::LineId lock = kernel::kNoLine;
+  machine::LineId data = 0;
 };
 
 class LockSource final : public CountingSource {
  public:
-  LockSource(const RunControl& c, const LockLoopParams& p) : CountingSource(c), p_(p) {}
+  LockSource(const RunControl& c, const LockLoopParams& p, Picos think, const std::vector<LockLines>& locks,
+             std::uint64_t seed)
+      : CountingSource(c), p_(p), think_(think), locks_(locks), rng_(seed) {}
 
  protected:
   bool produce(Syscall& out) override {
     out = Syscall{};
     out.sys = kernel::Sys::kLockHold;
     out.bytes = static_cast<std::uint64_t>(p_.hold / 1000);
-    out.user_before = p_.think;
+    out.user_before = think_;
     out.ends_op = true;
+    const LockLines& l = locks_.size() > 1 ? locks_[rng_.below(locks_.size())] : locks_.front();
+    out.bench.lock = p_.lock;
+    out.bench.line = l.lock;
+    out.bench.data = l.data;
+    out.bench.data_lines = p_.protected_lines;
     return true;
   }
 
  private:
   const LockLoopParams& p_;
+  Picos think_;
+  const std::vector<LockLines>& locks_;
+  sim::Rng rng_;
 };
 
 class LockLoop final : public PerProcessWorkload {
  public:
   explicit LockLoop(LockLoopParams p) : p_(p) {}
-  void build(kernel::Vfs& vfs, const std::vector<CpuId>& cpus, const RunControl& control, sim::Rng&) override {
+  void build(kernel::Vfs& vfs, const std::vector<CpuId>& cpus, const RunControl& control, sim::Rng& rng) override {
     const kernel::DentryId cwd = vfs.mkpath("/", true, 0u);
+    make_locks(vfs, cpus);
+    think_ = p_.think ? *p_.think : ssync_pause(vfs.machine(), cpus);
     for (CpuId c : cpus) {
-      add(vfs.new_process(c, cwd), std::make_unique<LockSource>(control, p_));
+      const std::uint64_t seed = p_.locks > 1 ? rng.next() : 0;  // the lock picked per acquisition
+      add(vfs.new_process(c, cwd), std::make_unique<LockSource>(control, p_, think_, locks_, seed));
     }
   }
   std::string op_unit() const override { return "acquisition"; }
+  std::optional<bool> seeded_by_params() const override {
+    return p_.locks > 1 ? std::optional<bool>(true) : std::nullopt;
+  }
+  std::optional<bool> may_sleep_by_params() const override {
+    return p_.lock == LockAlgorithm::kMutex ? std::optional<bool>(true) : std::nullopt;
+  }
 
  private:
+  // The default (one lock of the kernel's kind, no protected lines) is the kernel's test_lock
+  // and nothing else, as lock-loop always was. Otherwise the locks and their protected lines are
+  // new lines on the first participating node, each lock's data on consecutive lines.
+  void make_locks(kernel::Vfs& vfs, const std::vector<CpuId>& cpus) {
+    auto& mem = vfs.memory();
+    const auto home = vfs.machine().node_of(vfs.machine().core_of(cpus.front()));
+    const bool own_lock = p_.lock != LockAlgorithm::kKernel || p_.locks > 1;
+    for (std::uint32_t i = 0; i < p_.locks; ++i) {
+      LockLines l;
+      const std::string name = "lock-loop lock " + std::to_string(i);
+      if (own_lock) {
+        l.lock = mem.add_line(home);
+        vfs.set_label(l.lock, {name, 0, "lock", true});
+      }
+      for (std::uint32_t d = 0; d < p_.protected_lines; ++d) {
+        const machine::LineId line = mem.add_line(home);
+        if (d == 0) l.data = line;
+        if (line != l.data + d) throw std::logic_error("lock-loop: protected lines are not consecutive");
+        vfs.set_label(line, {"data of " + name, d, "data", true});
+      }
+      locks_.push_back(l);
+    }
+  }
+
   LockLoopParams p_;
+  Picos think_ = 0;
+  std::vector<LockLines> locks_;
 };
 
 std::unique_ptr<Workload> make(const config::Node* params) {
   LockLoopParams p;
   if (params) {
-    if (auto n = params->optional("think_time")) p.think = config::operation_time(*n);
+    if (auto n = params->optional("think_time")) p.think = read_pause(*n);
     if (auto n = params->optional("hold_time")) {
       p.hold = config::operation_time(*n);
       if (p.hold % 1000 != 0) n->fail("hold_time must be a whole number of nanoseconds");
+    }
+    if (auto n = params->optional("lock")) {
+      p.lock = n->as_enum<LockAlgorithm>({{"tas", LockAlgorithm::kTas},
+                                          {"ttas", LockAlgorithm::kTtas},
+                                          {"ticket", LockAlgorithm::kTicket},
+                                          {"mcs", LockAlgorithm::kMcs},
+                                          {"clh", LockAlgorithm::kClh},
+                                          {"mutex", LockAlgorithm::kMutex}});
+    }
+    if (auto n = params->optional("protected_lines")) {
+      p.protected_lines = n->as_uint32();
+      if (p.protected_lines > kMaxProtectedLines) {
+        n->fail("protected_lines must be 0.." + std::to_string(kMaxProtectedLines));
+      }
+    }
+    if (auto n = params->optional("locks")) {
+      p.locks = n->as_uint32();
+      if (p.locks == 0 || p.locks > kMaxLocks) {
+        n->fail("locks must be 1.." + std::to_string(kMaxLocks) +
+                " (each lock is a line of its own, plus its protected lines and, for mcs and clh, a node line per "
+                "CPU)");
+      }
     }
   }
   return std::make_unique<LockLoop>(p);
@@ -61,7 +150,8 @@ std::unique_ptr<Workload> make(const config::Node* params) {
 
 }  // namespace
 
-const WorkloadKind kLockLoopKind{"lock-loop", "think, then acquire / hold / release one shared spinlock", make,
+const WorkloadKind kLockLoopKind{"lock-loop",
+                                 "think, then acquire / hold / release a lock (of the kernel's kind, or SSYNC's)", make,
                                  /*seeded=*/false, /*may_sleep=*/false};
 
 }  // namespace walksim::workload

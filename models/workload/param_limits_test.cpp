@@ -31,7 +31,8 @@ TEST(WorkloadLimits, EveryUserTimeParameterIsCappedAtOneSecondPerOperation) {
   const std::vector<std::pair<const WorkloadKind*, std::string>> params{
       {&kStatLoopKind, "user_time"},          {&kOpenbenchKind, "user_time"},   {&kDbenchKind, "user_time"},
       {&kOpenCloseKind, "user_time"},         {&kCreatUnlinkKind, "user_time"}, {&kKbuildKind, "user_time_per_unit"},
-      {&kGitDiffKind, "user_time_per_entry"}, {&kLockLoopKind, "think_time"},   {&kLockLoopKind, "hold_time"}};
+      {&kGitDiffKind, "user_time_per_entry"}, {&kLockLoopKind, "think_time"},   {&kLockLoopKind, "hold_time"},
+      {&kAtomicStressKind, "pause"}};
   for (const auto& [kind, key] : params) {
     SCOPED_TRACE(std::string(kind->name) + "." + key);
     const auto e = make_error(*kind, key + ": 9000000s");

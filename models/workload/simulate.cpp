@@ -61,7 +61,7 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
 
   r.op_unit = workload.op_unit();
   r.reports_bytes = workload.reports_bytes();
-  double window_sum = 0;
+  double window_sum = 0, call_sum = 0;
   Picos first = sim::kNever, last = 0;
   std::uint64_t bytes = 0;
   std::uint64_t rmw = 0, loads = 0, stores = 0, locks = 0;
@@ -77,7 +77,11 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
       last = std::max(last, ms.last);
     }
     bytes += ms.bytes;
-    if (ms.ops) window_sum += static_cast<double>(ms.last - ms.first) / static_cast<double>(ms.ops);
+    if (ms.ops) {
+      const double per_op = static_cast<double>(ms.last - ms.first) / static_cast<double>(ms.ops);
+      window_sum += per_op;
+      call_sum += per_op - static_cast<double>(ps.user_time) / static_cast<double>(ms.total_ops);
+    }
     r.wall = std::max(r.wall, ts.finished);
     r.processes.push_back({workload.process(i).cpu, ts.finished - ts.started, ts.cpu_time(), ps.user_time, ts.spin,
                            ts.sleep, ms.total_ops});
@@ -135,6 +139,7 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
   r.simulated = r.wall;
   const std::size_t n = workload.process_count();
   r.ns_per_op = n ? window_sum / static_cast<double>(n) / 1000.0 : 0;
+  r.call_ns_per_op = n ? call_sum / static_cast<double>(n) / 1000.0 : 0;
   r.cpu_utilisation = r.wall ? static_cast<double>(r.cpu) / (static_cast<double>(r.wall) * static_cast<double>(n)) : 0;
   // Counts per operation over the whole run (warm-up included: the mix is the same).
   std::uint64_t total_ops = 0;

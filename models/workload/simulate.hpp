@@ -71,6 +71,9 @@ struct RunResult {
   double ops_per_s = 0;            // measured ops in the window common to every process, over its length
   double bytes_per_s = 0;
   double ns_per_op = 0;            // mean over processes of (measured window / ops)
+  // The same less each process's user time per operation: how long an operation spends in its
+  // calls (for lock-loop, from the start of the acquire to the end of the release).
+  double call_ns_per_op = 0;
   // Time accounting over the whole run, summed over processes (ps).
   Picos wall = 0;                  // the last process's finish
   Picos cpu = 0, user = 0, sys = 0, spin = 0, sleep = 0, memory_stall = 0;

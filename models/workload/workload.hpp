@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -111,6 +112,11 @@ class Workload {
   virtual std::string check_run(std::uint32_t /*threads*/, std::uint32_t /*nodes*/, std::uint32_t /*cpus*/) const {
     return {};
   }
+  // Whether this workload, with the parameters it was made with, can depend on the seed, and can
+  // sleep on a mutex; nullopt: what its kind claims (WorkloadKind::seeded, may_sleep), which holds
+  // for every parameter of most workloads. lock-loop says so for several locks, or a mutex.
+  virtual std::optional<bool> seeded_by_params() const { return std::nullopt; }
+  virtual std::optional<bool> may_sleep_by_params() const { return std::nullopt; }
 };
 
 // The common shape of a workload: one process and one source per CPU, in CPU order.
@@ -148,6 +154,11 @@ struct WorkloadKind {
 };
 
 const std::vector<WorkloadKind>& workload_kinds();
+// The claims of a made workload: its own where its parameters decide, else its kind's.
+inline bool is_seeded(const WorkloadKind& k, const Workload& w) { return w.seeded_by_params().value_or(k.seeded); }
+inline bool can_sleep(const WorkloadKind& k, const Workload& w) {
+  return w.may_sleep_by_params().value_or(k.may_sleep);
+}
 // Throws config::ConfigError at `at` naming the valid workloads when `name` is unknown.
 const WorkloadKind& find_workload(const std::string& name, const config::Node& at);
 

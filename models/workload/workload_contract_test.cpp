@@ -60,6 +60,41 @@ TEST(WorkloadContract, EveryWorkloadThatClaimsNeverToSleepRunsWithoutAWakeUpLate
   }
 }
 
+// Parameters that change a claim (lock-loop: several locks draw random numbers, a mutex sleeps):
+// the made workload says so, and the claim holds for it as for a kind.
+TEST(WorkloadContract, AWorkloadWhoseParametersChangeItsClaimsKeepsTheClaimsItMakes) {
+  struct Variant {
+    const WorkloadKind* kind;
+    std::string params;
+  };
+  const std::vector<Variant> variants{{&kLockLoopKind, "locks: 8\nthink_time: 0ns\n"},
+                                      {&kLockLoopKind, "lock: mutex\nthink_time: 0ns\nhold_time: 500ns\n"}};
+  for (const auto& v : variants) {
+    SCOPED_TRACE(v.params);
+    auto run = [&](std::uint64_t seed, Picos wakeup) {
+      auto w = testing::make(*v.kind, v.params);
+      testing::RunArgs a;
+      a.threads = 4;
+      a.seed = seed;
+      a.control.ops_per_process = 120;
+      a.mutex_wakeup = wakeup;
+      return testing::run(a, *w);
+    };
+    auto made = testing::make(*v.kind, v.params);
+    if (is_seeded(*v.kind, *made)) {
+      const auto a = run(1, 5'000'000), b = run(987654321, 5'000'000);
+      EXPECT_TRUE(a.mem_ops != b.mem_ops || a.ops_per_s != b.ops_per_s);
+    } else {
+      EXPECT_EQ(run(1, 5'000'000).ops_per_s, run(987654321, 5'000'000).ops_per_s);
+    }
+    if (can_sleep(*v.kind, *made)) {
+      EXPECT_THROW(run(1, -1), exec::NoWakeupLatency);
+    } else {
+      EXPECT_NO_THROW(run(1, -1));
+    }
+  }
+}
+
 TEST(WorkloadContract, AWorkloadThatSleepsWithoutAWakeUpLatencyStopsWithAClearError) {
   auto w = testing::make(kCreatUnlinkKind, "");
   testing::RunArgs a;

@@ -15,6 +15,7 @@ const std::vector<WorkloadKind>& workload_kinds() {
       kKbuildKind,
       kTraceReplayKind,
       kLockLoopKind,
+      kAtomicStressKind,
   };
   return kinds;
 }

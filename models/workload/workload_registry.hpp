@@ -14,5 +14,6 @@ extern const WorkloadKind kCreatUnlinkKind;
 extern const WorkloadKind kKbuildKind;
 extern const WorkloadKind kTraceReplayKind;
 extern const WorkloadKind kLockLoopKind;
+extern const WorkloadKind kAtomicStressKind;
 
 }  // namespace walksim::workload

@@ -116,7 +116,7 @@ void read_options(const Node& o, kernel::KernelOptions& opts) {
 
 // The unit a published figure of `metric` must carry for this workload.
 std::string unit_of(const std::string& metric, const workload::Workload& w) {
-  if (metric == "ns_per_op") return "ns";
+  if (metric == "ns_per_op" || metric == "call_ns_per_op") return "ns";
   if (metric == "throughput") return w.reports_bytes() ? "MB/s" : w.op_unit() + "/s";
   if (metric == "scaling_pct") return "%";
   return "s";
@@ -126,7 +126,8 @@ PublishedPoint read_point(const Node& n, const std::vector<std::string>& kernels
                           const workload::Workload& w) {
   PublishedPoint p;
   const Node metric = n.child("metric");
-  const std::vector<std::string> metrics{"ns_per_op", "throughput", "scaling_pct", "real_s", "user_s", "sys_s"};
+  const std::vector<std::string> metrics{"ns_per_op", "throughput", "scaling_pct", "real_s", "user_s", "sys_s",
+                                         "call_ns_per_op"};
   p.metric = metrics[metric.as_choice(metrics)];
   const Node k = n.child("kernel");
   p.kernel = k.as_string();
@@ -153,6 +154,21 @@ PublishedPoint read_point(const Node& n, const std::vector<std::string>& kernels
   p.calibration = role.as_choice({"prediction", "calibration"}) == 1;
   p.source = n.child("source").as_string();
   return p;
+}
+
+// A kernel entry's `params:`: the workload's parameters with these over workload.params, key by
+// key. The entry's keys are checked here (a typo is an error at its own line); the workload made
+// with them joins `made`.
+Node entry_params(const Node& p, const std::optional<Node>& common, const workload::WorkloadKind& kind,
+                  std::vector<std::unique_ptr<workload::Workload>>& made) {
+  if (!p.is_map()) p.fail("expected a mapping of the workload's parameters for this entry");
+  const Node merged = common ? Node::layered({p, *common}) : p;
+  made.push_back(kind.make(&merged));
+  if (common) {
+    merged.finish();
+    for (const std::string& key : p.keys()) p.consume(key);
+  }
+  return merged;
 }
 
 }  // namespace
@@ -191,17 +207,32 @@ ExperimentSpec load_experiment(const std::string& path, const std::string& confi
     throw;
   }
   if (const auto o = root.optional("kernel_options")) read_options(*o, e.options);
+  // The workload is read first: a kernel entry may carry parameters of it.
+  const Node w = root.child("workload");
+  const Node wkind = w.child("kind");
+  e.workload = wkind.as_string();
+  const auto& kind = workload::find_workload(e.workload, wkind);
+  if (auto p = w.optional("params")) {
+    if (!p->is_map()) p->fail("expected a mapping of the workload's parameters");
+    e.workload_params = *p;
+  }
+  // Reads (and so checks) the parameters.
+  std::vector<std::unique_ptr<workload::Workload>> made;
+  made.push_back(kind.make(e.workload_params ? &*e.workload_params : nullptr));
+
   const Node knode = root.child("kernels");
   for (const Node& k : knode.is_sequence() ? knode.elements() : std::vector<Node>{knode}) {
     std::string name, label;
     kernel::KernelOptions opts = e.options;
+    std::optional<Node> params;
     Node name_node = k;
-    if (k.is_map()) {  // {kernel: NAME, label: "...", options: {...}}
+    if (k.is_map()) {  // {kernel: NAME, label: "...", options: {...}, params: {...}}
       name_node = k.child("kernel");
       name = name_node.as_string();
       label = k.optional("label") ? k.child("label").as_string() : name;
       if (const auto l = k.optional("label")) check_label(*l, label);
       if (const auto o = k.optional("options")) read_options(*o, opts);
+      if (const auto p = k.optional("params")) params = entry_params(*p, e.workload_params, kind, made);
     } else {
       name = k.as_string();
       label = name;
@@ -219,27 +250,24 @@ ExperimentSpec load_experiment(const std::string& path, const std::string& confi
     e.kernels.push_back(label);
     e.kernel_variants.push_back(name);
     e.kernel_options.push_back(opts);
+    e.kernel_params.push_back(params);
   }
   if (e.kernels.empty()) knode.fail("give at least one kernel");
-
-  const Node w = root.child("workload");
-  const Node wkind = w.child("kind");
-  e.workload = wkind.as_string();
-  const auto& kind = workload::find_workload(e.workload, wkind);
-  if (auto p = w.optional("params")) {
-    if (!p->is_map()) p->fail("expected a mapping of the workload's parameters");
-    e.workload_params = *p;
-  }
-  // Reads (and so checks) the parameters.
-  const auto made = kind.make(e.workload_params ? &*e.workload_params : nullptr);
 
   const Node tnode = root.child("threads");
   e.threads = read_threads(tnode, mspec.cpus());
   // The workload's own inputs against the machine and the sweep (a trace's processes and nodes),
   // before anything runs.
   for (std::uint32_t t : e.threads) {
-    const std::string problem = made->check_run(t, mspec.nodes, mspec.cpus());
-    if (!problem.empty()) tnode.fail(problem);
+    for (const auto& m : made) {
+      const std::string problem = m->check_run(t, mspec.nodes, mspec.cpus());
+      if (!problem.empty()) tnode.fail(problem);
+    }
+  }
+  bool may_sleep = false;
+  for (const auto& m : made) {
+    may_sleep = may_sleep || workload::can_sleep(kind, *m);
+    e.seeded = e.seeded || workload::is_seeded(kind, *m);
   }
   if (const auto pl = root.optional("placement")) {
     e.placement = pl->as_choice({"cores-first", "compact"}) == 0 ? workload::Placement::kCoresFirst
@@ -255,7 +283,7 @@ ExperimentSpec load_experiment(const std::string& path, const std::string& confi
     }
   }
   // The wake-up latency of a task sleeping on a mutex: needed only by workloads that can sleep.
-  if (kind.may_sleep && !root.has("os")) {
+  if (may_sleep && !root.has("os")) {
     throw config::ConfigError(root.mark(), "os",
                               "missing key 'os': workload '" + e.workload + "' can sleep on a mutex, so it needs the "
                               "wake-up latency: os: {wakeup_latency: {value: 5us, source: \"...\"}}");
@@ -278,7 +306,7 @@ ExperimentSpec load_experiment(const std::string& path, const std::string& confi
   if (const auto h = root.optional("hot_lines")) e.hot_lines = h->as_uint32();
 
   if (const auto pub = root.optional("published")) {
-    for (const Node& p : pub->elements()) e.published.push_back(read_point(p, e.kernels, e.threads, *made));
+    for (const Node& p : pub->elements()) e.published.push_back(read_point(p, e.kernels, e.threads, *made.front()));
   }
   if (const auto cal = root.optional("calibrate")) {
     Calibration c;

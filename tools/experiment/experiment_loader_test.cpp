@@ -148,3 +148,55 @@ TEST(ExperimentLoader, AnEmptyFileSaysWhatAnExperimentIs) {
 
 }  // namespace
 }  // namespace walksim::experiment
+
+namespace walksim::experiment {
+namespace {
+
+const std::string kSeries = R"(name: series
+description: "x"
+machine: nehalem-ep-2s8c
+kernels:
+  - {kernel: linux-2.6.35, label: ticket, params: {lock: ticket}}
+  - {kernel: linux-2.6.35, label: mcs, params: {lock: mcs, protected_lines: 2}}
+workload: {kind: lock-loop, params: {think_time: auto, protected_lines: 1}}
+threads: [1, 2]
+run: {ops_per_process: 100, warmup_ops: 0}
+)";
+
+std::string replaced(std::string y, const std::string& from, const std::string& to) {
+  return y.replace(y.find(from), from.size(), to);
+}
+
+TEST(ExperimentLoader, AKernelEntryCanCarryWorkloadParametersOverTheSharedOnesKeyByKey) {
+  const auto path = std::filesystem::temp_directory_path() / ("walksim-series-" + std::to_string(getpid()) + ".yaml");
+  std::ofstream(path) << kSeries;
+  const ExperimentSpec e = load_experiment(path.string(), kRoot);
+  std::filesystem::remove(path);
+  ASSERT_EQ(e.kernel_params.size(), 2u);
+  ASSERT_TRUE(e.kernel_params[0] && e.kernel_params[1]);
+  EXPECT_EQ(e.kernel_params[0]->child("lock").as_string(), "ticket");
+  EXPECT_EQ(e.kernel_params[0]->child("protected_lines").as_uint32(), 1u);  // the shared value
+  EXPECT_EQ(e.kernel_params[1]->child("protected_lines").as_uint32(), 2u);  // the entry's own
+  EXPECT_EQ(e.kernel_params[1]->child("think_time").as_string(), "auto");
+  EXPECT_FALSE(e.seeded);
+}
+
+TEST(ExperimentLoader, AnEntrysWorkloadParametersAreCheckedAtTheirOwnKey) {
+  expect_error(replaced(kSeries, "lock: mcs,", "lock: mcss,"), "kernels[1].params.lock", "'mcs'");
+  expect_error(replaced(kSeries, "lock: mcs,", "lokc: mcs,"), "kernels[1].params.lokc", "did you mean 'lock'");
+  expect_error(replaced(kSeries, "protected_lines: 2}", "protected_lines: 99}"), "kernels[1].params.protected_lines",
+               "0..64");
+  expect_error(replaced(kSeries, "params: {lock: ticket}", "params: ticket"), "kernels[0].params", "mapping");
+}
+
+TEST(ExperimentLoader, AnEntryWhoseParametersCanSleepNeedsTheWakeUpLatencyAndSeveralLocksAreSeeded) {
+  expect_error(replaced(kSeries, "lock: mcs,", "lock: mutex,"), "os", "can sleep on a mutex");
+  const auto path = std::filesystem::temp_directory_path() / ("walksim-seeded-" + std::to_string(getpid()) + ".yaml");
+  std::ofstream(path) << replaced(kSeries, "lock: mcs,", "lock: mcs, locks: 512,");
+  const ExperimentSpec e = load_experiment(path.string(), kRoot);
+  std::filesystem::remove(path);
+  EXPECT_TRUE(e.seeded);
+}
+
+}  // namespace
+}  // namespace walksim::experiment

@@ -17,7 +17,7 @@ namespace walksim::experiment {
 // A published figure: what was measured, under which kernel and thread count, and how close the
 // prediction must come. Calibration points are inputs of the fit; the rest are predictions.
 struct PublishedPoint {
-  std::string metric;       // "ns_per_op", "throughput", "scaling_pct", "real_s", "user_s", "sys_s"
+  std::string metric;  // "ns_per_op", "throughput", "scaling_pct", "real_s", "user_s", "sys_s", "call_ns_per_op"
   std::string kernel;
   std::uint32_t threads = 1;
   double value = 0;
@@ -45,6 +45,10 @@ struct ExperimentSpec {
   kernel::KernelOptions options;             // the experiment-wide kernel_options
   std::string workload;
   std::optional<config::Node> workload_params;  // kept as YAML: each workload reads its own
+  // Per kernel entry: its `params:` over workload_params, key by key (nullopt: workload_params), so
+  // one file can compare settings of one workload (lock algorithms, atomic operations) as series.
+  std::vector<std::optional<config::Node>> kernel_params;
+  bool seeded = false;  // whether any entry's workload can depend on the seed (its repeats can differ)
   std::vector<std::uint32_t> threads;
   workload::Placement placement = workload::Placement::kCoresFirst;
   workload::RunControl control;

@@ -42,7 +42,7 @@ class Context {
     // Workloads are made here, on one thread, because their parameters are read from shared YAML nodes.
     std::vector<std::unique_ptr<workload::Workload>> made;
     for (std::size_t i = 0; i < list.size(); ++i) {
-      made.push_back(make_workload());
+      made.push_back(make_workload(list[i].kernel));
       if (list[i].user_time && !made.back()->set_user_time(*list[i].user_time)) {
         throw std::runtime_error("workload '" + spec_.workload + "' has no user time per operation to calibrate");
       }
@@ -89,10 +89,13 @@ class Context {
     return out;
   }
 
-  std::unique_ptr<workload::Workload> make_workload() {
+  // The workload of kernel entry `kernel`, with that entry's parameters.
+  std::unique_ptr<workload::Workload> make_workload(std::size_t kernel) {
     const auto& kinds = workload::workload_kinds();
+    const auto& own = kernel < spec_.kernel_params.size() ? spec_.kernel_params[kernel] : std::nullopt;
+    const auto& params = own ? own : spec_.workload_params;
     for (const auto& k : kinds) {
-      if (k.name == spec_.workload) return k.make(spec_.workload_params ? &*spec_.workload_params : nullptr);
+      if (k.name == spec_.workload) return k.make(params ? &*params : nullptr);
     }
     throw std::logic_error("workload vanished: " + spec_.workload);
   }
@@ -163,11 +166,12 @@ std::size_t kernel_index(const ExperimentSpec& s, const std::string& k) {
 
 bool is_rate(const std::string& metric) { return metric == "throughput"; }
 
-bool workload_is_seeded(const std::string& name) {
+bool workload_is_seeded(const ExperimentSpec& spec) {
+  if (spec.seeded) return true;  // an entry's parameters make it so (the loader found out)
   for (const auto& k : workload::workload_kinds()) {
-    if (k.name == name) return k.seeded;
+    if (k.name == spec.workload) return k.seeded;
   }
-  throw std::logic_error("workload vanished: " + name);
+  throw std::logic_error("workload vanished: " + spec.workload);
 }
 
 // The share of the processes' time spent in the calibrated component: the workload's user time
@@ -185,6 +189,7 @@ double calibrated_share(const workload::RunResult& r, const std::string& paramet
 // The metric of one run, for the calibration fit (before rows exist).
 double metric_of(const ExperimentSpec& spec, const workload::RunResult& r, const std::string& metric) {
   if (metric == "ns_per_op") return r.ns_per_op;
+  if (metric == "call_ns_per_op") return r.call_ns_per_op;
   if (metric == "throughput") return r.reports_bytes ? r.bytes_per_s / 1e6 : r.ops_per_s;
   double scale = 1.0;
   double wall = 0, user = 0, cpu = 0;
@@ -270,6 +275,9 @@ const MetricColumn kColumns[] = {
     {"process_sys", &Row::proc_sys_s, [](const ExperimentSpec& s, const workload::RunResult& r, const std::string&) {
        return metric_of(s, r, "sys_s");
      }},
+    {"call_ns_per_op", &Row::call_ns_per_op, [](const ExperimentSpec&, const workload::RunResult& r, const std::string&) {
+       return r.call_ns_per_op;
+     }},
     {"calibrated_share", &Row::calibrated_share,
      [](const ExperimentSpec&, const workload::RunResult& r, const std::string& c) { return calibrated_share(r, c); }},
 };
@@ -353,6 +361,7 @@ double predicted(const ExperimentResult& r, const PublishedPoint& p) {
   for (const auto& row : r.rows) {
     if (row.kernel != p.kernel || row.threads != p.threads) continue;
     if (p.metric == "ns_per_op") return row.ns_per_op;
+    if (p.metric == "call_ns_per_op") return row.call_ns_per_op;
     if (p.metric == "throughput") return row.throughput;
     if (p.metric == "scaling_pct") return row.scaling_pct;
     if (p.metric == "real_s") return row.real_s;
@@ -371,7 +380,7 @@ ExperimentResult run_experiment(const ExperimentSpec& spec, const std::string& c
   ExperimentResult res;
   res.spec = spec;
   res.cost_scale = spec.cost_scale;
-  res.seeded = workload_is_seeded(spec.workload);
+  res.seeded = workload_is_seeded(spec);
   // A workload that never draws a random number gives the same result for every seed: one run
   // per point is exact, and further repeats would only repeat it.
   const std::uint32_t repeats = res.seeded ? spec.repeats : 1;

@@ -40,6 +40,7 @@ struct Row {
   double throughput = 0;       // ops/s, or MB/s when the workload reports bytes
   std::string throughput_unit;
   double ns_per_op = 0;
+  double call_ns_per_op = 0;   // ns_per_op less the user time per operation: the time in its calls
   double scaling_pct = 0;      // throughput(N) / (N * throughput(1)), against the smallest thread count
   std::string op_unit;
   double op_rate = 0;          // operations per second (the same as throughput unless it counts bytes)

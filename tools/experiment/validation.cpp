@@ -23,7 +23,8 @@ const Row* row_of(const ExperimentResult& r, const PublishedPoint& p) {
 double sd_of(const Row& row, const std::string& metric) {
   static const std::map<std::string, std::string> kNames{{"ns_per_op", "ns_per_op"},   {"throughput", "throughput"},
                                                          {"scaling_pct", "scaling_pct"}, {"real_s", "process_real"},
-                                                         {"user_s", "process_user"},     {"sys_s", "process_sys"}};
+                                                         {"user_s", "process_user"},     {"sys_s", "process_sys"},
+                                                         {"call_ns_per_op", "call_ns_per_op"}};
   const auto it = row.spread.find(kNames.at(metric));
   return it == row.spread.end() ? 0 : it->second.sd;
 }
@@ -99,11 +100,11 @@ ValidationReport run_validation(const std::vector<std::string>& files, const std
 }
 
 void print_validation(const ValidationReport& r, std::ostream& out) {
-  fmt::print(out, "{:<12} {:<16} {:<12} {:<20} {:>7} {:>10} {:>18} {:>9} {:>20} {:<11} {:>6}\n", "id", "machine",
+  fmt::print(out, "{:<12} {:<16} {:<14} {:<20} {:>7} {:>10} {:>18} {:>9} {:>20} {:<11} {:>6}\n", "id", "machine",
              "metric", "kernel", "threads", "published", "predicted", "error", "calibration share", "role", "result");
   for (const auto& x : r.rows) {
     const bool points = x.metric == "scaling_pct";
-    fmt::print(out, "{:<12} {:<16} {:<12} {:<20} {:>7} {:>10.4g} {:>18} {:>8.1f}{} {:>20} {:<11} {:>6}\n", x.id,
+    fmt::print(out, "{:<12} {:<16} {:<14} {:<20} {:>7} {:>10.4g} {:>18} {:>8.1f}{} {:>20} {:<11} {:>6}\n", x.id,
                x.machine, x.metric, x.kernel, x.threads, x.published, predicted_text(x), x.error_pct,
                points ? "pt" : "%", share_text(x), x.role, x.pass ? "pass" : "FAIL");
   }

@@ -222,6 +222,7 @@ nlohmann::json results_json(const ExperimentResult& r, const std::string& versio
                      {"throughput", row.throughput},
                      {"throughput_unit", row.throughput_unit},
                      {"ns_per_op", row.ns_per_op},
+                     {"call_ns_per_op", row.call_ns_per_op},
                      {"scaling_pct", row.scaling_pct},
                      {"atomic_rmw_per_op", row.atomic_rmw_per_op},
                      {"cpu_utilisation", row.cpu_utilisation},
@@ -310,6 +311,7 @@ std::string write_outputs(const ExperimentResult& r, const OutputDir& dir, const
   for (const auto& row : r.rows) {
     add(row, "throughput", row.throughput, row.throughput_unit);
     add(row, "ns_per_op", row.ns_per_op, "ns");
+    add(row, "call_ns_per_op", row.call_ns_per_op, "ns");
     add(row, "scaling_pct", row.scaling_pct, "%");
     add(row, "op_rate", row.op_rate, row.op_unit + "/s");
     add(row, "op_scaling_pct", row.op_scaling_pct, "%");

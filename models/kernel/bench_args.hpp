@@ -1,0 +1,64 @@
+// What the two microbenchmark "calls" work on. lock-hold (lock-loop) takes a lock of a chosen
+// algorithm and reads and writes the lines it protects; atomic-op (atomic-stress) is one atomic
+// operation on one shared line. Neither is a system call: the workload makes the lines and names
+// them here by id, and the expansion is the operations themselves, with no syscall entry cost.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "models/machine/cache.hpp"
+
+namespace walksim::kernel {
+
+// The lock a lock-hold takes. kKernel: the kernel variant's spinlock (ticket, tas or queued), as
+// lock-hold always did; the others are the SSYNC study's algorithms.
+enum class LockAlgorithm : std::uint8_t { kKernel, kTas, kTtas, kTicket, kMcs, kClh, kMutex };
+
+// The models/sync kind that implements each (empty for kKernel: the kernel variant decides).
+// SSYNC's TAS retries its xchg (tas-xchg); the sync kind `tas` is the kernel's pre-2.6.25 lock.
+constexpr std::string_view sync_kind(LockAlgorithm a) {
+  switch (a) {
+    case LockAlgorithm::kKernel: return "";
+    case LockAlgorithm::kTas: return "tas-xchg";
+    case LockAlgorithm::kTtas: return "ttas";
+    case LockAlgorithm::kTicket: return "ticket";
+    case LockAlgorithm::kMcs: return "mcs";
+    case LockAlgorithm::kClh: return "clh";
+    case LockAlgorithm::kMutex: return "mutex";
+  }
+  return "";
+}
+
+// One operation of SSYNC's atomic stress test (libslock bmarks/atomic_bench.c, its throughput mode).
+enum class AtomicOp : std::uint8_t {
+  kFai,     // lock xadd +1
+  kCas,     // one lock cmpxchg from 1 - value to value; it may fail
+  kSwap,    // xchg of value
+  kTas,     // xchg of 1; when it returned 0 (the "lock" was taken), a plain store of 0 after it
+  kCasFai,  // read, then cmpxchg(read, read + 1), re-reading after each failure until one succeeds
+};
+
+constexpr std::string_view atomic_op_name(AtomicOp op) {
+  switch (op) {
+    case AtomicOp::kFai: return "fai";
+    case AtomicOp::kCas: return "cas";
+    case AtomicOp::kSwap: return "swap";
+    case AtomicOp::kTas: return "tas";
+    case AtomicOp::kCasFai: return "cas-fai";
+  }
+  return "?";
+}
+
+inline constexpr machine::LineId kNoLine = UINT32_MAX;
+
+struct BenchArgs {
+  LockAlgorithm lock = LockAlgorithm::kKernel;
+  AtomicOp atomic = AtomicOp::kFai;
+  std::uint8_t value = 1;          // atomic-op cas and swap: the value written (SSYNC alternates 1 and 0)
+  machine::LineId line = kNoLine;  // lock-hold: the lock's line (kNoLine: the kernel's test_lock); atomic-op: the line
+  machine::LineId data = 0;        // lock-hold: the first of `data_lines` consecutive protected lines
+  std::uint32_t data_lines = 0;    // lock-hold: each read, then written, inside the critical section
+};
+
+}  // namespace walksim::kernel

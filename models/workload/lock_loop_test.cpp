@@ -1,0 +1,148 @@
+// lock-loop: the default is the kernel's test_lock and nothing more (as before the SSYNC
+// parameters); every lock algorithm runs to completion with one acquisition per operation; the
+// protected lines and the locks are homed on the first participating node; several locks make the
+// run depend on its seed; and bad parameters are errors at their key.
+#include <gtest/gtest.h>
+
+#include "models/config/config_error.hpp"
+#include "models/kernel/trace.hpp"
+#include "models/workload/bench_rig.hpp"
+
+namespace walksim::workload {
+namespace {
+
+using testing::BenchRun;
+
+std::unique_ptr<Workload> loop(const std::string& params) { return testing::make(kLockLoopKind, params); }
+
+RunResult run(const std::string& params, std::uint32_t threads, std::uint64_t ops = 100, std::uint64_t seed = 1) {
+  auto w = loop(params);
+  testing::RunArgs a;
+  a.machine = "nehalem-ex-4s32c";
+  a.threads = threads;
+  a.control.ops_per_process = ops;
+  a.seed = seed;
+  a.mutex_wakeup = sim::from_ns(3000);
+  return testing::run(a, *w);
+}
+
+TEST(LockLoop, TheDefaultTakesTheKernelsTestLockAndMakesNoLineOfItsOwn) {
+  for (const std::string params : {"", "think_time: 1us\nhold_time: 50ns"}) {
+    auto w = loop(params);
+    testing::Built b("nehalem-ex-4s32c", "linux-2.6.35");
+    b.build(*w, 8);
+    for (machine::LineId l = 0; l < b.mem.line_count(); ++l) {
+      EXPECT_EQ(b.vfs.label(l).object.find("lock-loop"), std::string::npos) << params;
+    }
+  }
+  // One spin_lock of test_lock, the hold, one spin_unlock: the expansion lock-hold always had.
+  const RunResult r = run("", 4);
+  EXPECT_DOUBLE_EQ(r.lock_acquires_per_op, 1.0);
+  EXPECT_DOUBLE_EQ(r.atomic_rmw_per_op, 1.0);  // the ticket lock's xadd
+  EXPECT_DOUBLE_EQ(r.stores_per_op, 1.0);      // its release
+  ASSERT_FALSE(r.hot.empty());
+  EXPECT_EQ(r.hot.front().object, "globals");
+}
+
+TEST(LockLoop, EveryLockAlgorithmRunsEveryAcquisitionToTheEndUnderContention) {
+  for (const char* lock : {"tas", "ttas", "ticket", "mcs", "clh", "mutex"}) {
+    const RunResult r =
+        run(std::string("lock: ") + lock + "\nthink_time: auto\nhold_time: 0ns\nprotected_lines: 1", 12);
+    EXPECT_EQ(r.ops, 12u * 100) << lock;
+    EXPECT_DOUBLE_EQ(r.lock_acquires_per_op, 1.0) << lock;
+    // The critical section reads and writes its one protected line.
+    EXPECT_GE(r.stores_per_op, 1.0) << lock;
+    bool data = false;
+    for (const auto& h : r.hot) data = data || h.object == "data of lock-loop lock 0";
+    EXPECT_TRUE(data) << lock;
+  }
+}
+
+TEST(LockLoop, LocksAndProtectedLinesAreHomedOnTheFirstParticipatingNodeEachLockWithItsOwnData) {
+  auto w = loop("lock: mcs\nlocks: 4\nprotected_lines: 2");
+  testing::Built b("nehalem-ex-4s32c", "linux-2.6.35");
+  const std::vector<CpuId> cpus{b.m.first_cpu_of(16), b.m.first_cpu_of(0)};  // socket 2's core first
+  w->build(b.vfs, cpus, b.control, b.rng);
+  int locks = 0, data = 0;
+  for (machine::LineId l = 0; l < b.mem.line_count(); ++l) {
+    const auto label = b.vfs.label(l);
+    const bool lock = label.object.rfind("lock-loop lock ", 0) == 0;
+    const bool protected_data = label.object.rfind("data of lock-loop lock ", 0) == 0;
+    if (!lock && !protected_data) continue;
+    (lock ? locks : data) += 1;
+    EXPECT_EQ(b.mem.line(l).home, b.m.node_of(16)) << label.object;
+  }
+  EXPECT_EQ(locks, 4);
+  EXPECT_EQ(data, 8);
+}
+
+TEST(LockLoop, QueueLockNodesAreOnTheirCpusNodes) {
+  auto w = loop("lock: clh\nthink_time: 0ns");
+  BenchRun run("nehalem-ex-4s32c", *w, 4, 20);
+  int nodes = 0;
+  for (machine::LineId l = 0; l < run.b.mem.line_count(); ++l) {
+    const auto label = run.b.vfs.label(l);
+    if (label.object.rfind("cpu ", 0) != 0 || label.object.find("clh node") == std::string::npos) continue;
+    const CpuId cpu = static_cast<CpuId>(std::stoul(label.object.substr(4)));
+    EXPECT_EQ(run.b.mem.line(l).home, run.b.m.node_of(run.b.m.core_of(cpu)));
+    ++nodes;
+  }
+  EXPECT_EQ(nodes, static_cast<int>(run.b.m.cpus()));
+}
+
+TEST(LockLoop, SeveralLocksPickedAtRandomMakeTheRunDependOnItsSeedOneDoesNot) {
+  auto several = loop("locks: 16");
+  auto one = loop("lock: ticket");
+  EXPECT_EQ(several->seeded_by_params(), std::optional<bool>(true));
+  EXPECT_EQ(one->seeded_by_params(), std::nullopt);
+  EXPECT_FALSE(is_seeded(kLockLoopKind, *one));
+  const RunResult a = run("locks: 16\nthink_time: 0ns", 8, 100, 1), b = run("locks: 16\nthink_time: 0ns", 8, 100, 2);
+  EXPECT_TRUE(a.ops_per_s != b.ops_per_s || a.mem_ops != b.mem_ops);
+  const RunResult c = run("locks: 16\nthink_time: 0ns", 8, 100, 1);
+  EXPECT_EQ(a.ops_per_s, c.ops_per_s);  // and the same seed gives the same run
+}
+
+// SSYNC's Fig. 3 measure: from the start of the acquire to the end of the release, the pause left out.
+TEST(LockLoop, TheTimeInTheCallsIsTheTimePerOperationLessTheThinkTime) {
+  const RunResult r = run("think_time: 2us\nhold_time: 100ns", 8, 200);
+  EXPECT_NEAR(r.ns_per_op - r.call_ns_per_op, 2000.0, 1e-6);
+  EXPECT_GT(r.call_ns_per_op, 100.0);  // at least the hold
+  const RunResult alone = run("think_time: 2us\nhold_time: 100ns", 1, 200);
+  EXPECT_LT(alone.call_ns_per_op, r.call_ns_per_op);  // contention adds the wait
+}
+
+TEST(LockLoop, OnlyTheMutexCanSleep) {
+  EXPECT_TRUE(can_sleep(kLockLoopKind, *loop("lock: mutex")));
+  for (const char* lock : {"tas", "ttas", "ticket", "mcs", "clh"}) {
+    EXPECT_FALSE(can_sleep(kLockLoopKind, *loop(std::string("lock: ") + lock))) << lock;
+  }
+}
+
+TEST(LockLoop, BadParametersAreErrorsAtTheirKey) {
+  const auto error = [](const std::string& yaml) -> config::ConfigError {
+    try {
+      loop(yaml);
+    } catch (const config::ConfigError& e) {
+      return e;
+    }
+    ADD_FAILURE() << "accepted " << yaml;
+    return config::ConfigError({}, "", "");
+  };
+  auto e = error("lock: spin");
+  EXPECT_EQ(e.key_path(), "lock");
+  EXPECT_NE(e.message().find("'tas', 'ttas', 'ticket', 'mcs', 'clh', 'mutex'"), std::string::npos) << e.what();
+  e = error("locks: 0");
+  EXPECT_EQ(e.key_path(), "locks");
+  EXPECT_NE(e.message().find("locks must be 1..4096"), std::string::npos) << e.what();
+  e = error("locks: 5000");
+  EXPECT_EQ(e.key_path(), "locks");
+  e = error("protected_lines: 65");
+  EXPECT_EQ(e.key_path(), "protected_lines");
+  EXPECT_NE(e.message().find("0..64"), std::string::npos) << e.what();
+  e = error("think_time: later");
+  EXPECT_EQ(e.key_path(), "think_time");
+  EXPECT_NE(e.message().find("or 'auto'"), std::string::npos) << e.what();
+}
+
+}  // namespace
+}  // namespace walksim::workload
