@@ -91,9 +91,18 @@ class DirectoryTiming final : public ProtocolTiming {
     l.home = t.needs_data ? std::max(c.directory_lookup, m_.spec().dram_access) : c.directory_lookup;
     Picos worst = l.req + l.home + m_.node_to_domain(t.home, t.requester);
     if (t.exclusive) {
-      for (DomainId s : t.holders) {
+      auto invalidate = [&](DomainId s) {
         worst = std::max(worst, l.req + c.directory_lookup + m_.node_to_domain(t.home, s) + c.probe_lookup +
                                     m_.domain_to_domain(s, t.requester));
+      };
+      if (m_.spec().directory_tracks_sharers || t.holders.empty()) {
+        for (DomainId s : t.holders) invalidate(s);
+      } else {
+        // An owner-only probe filter knows the line is shared but not where: every other domain
+        // is sent the invalidation and answers.
+        for (DomainId s = 0; s < m_.domains(); ++s) {
+          if (s != t.requester) invalidate(s);
+        }
       }
     }
     l.data = worst - l.req - l.home;

@@ -210,7 +210,14 @@ void read_coherence(const Node& root, MachineSpec& spec) {
               "'mesif-inclusive'); a directory always forwards from the home");
     }
     spec.probe_origin = ProbeOrigin::kHome;
+    spec.directory_tracks_sharers =
+        coherence.sourced("sharers", spec.sources)
+            .as_enum<bool>({{"tracked", true}, {"owner-only", false}});
   } else {
+    if (coherence.has("sharers")) {
+      coherence.child("sharers").fail(
+          "'sharers' applies only to protocol 'directory'; a broadcast protocol probes every domain anyway");
+    }
     spec.probe_origin =
         coherence.child("probe_origin")
             .as_enum<ProbeOrigin>({{"home", ProbeOrigin::kHome}, {"requester", ProbeOrigin::kRequester}});

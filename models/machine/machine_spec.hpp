@@ -100,6 +100,9 @@ struct MachineSpec {
   ProtocolKind protocol = ProtocolKind::kMoesiBroadcast;
   ProbeOrigin probe_origin = ProbeOrigin::kHome;
   HomePolicy home_policy = HomePolicy::kBlocking;
+  // Directory protocol only: whether the directory records a line's sharers (false: a probe filter
+  // that records owners only, as AMD's HT Assist, so a write to a shared line invalidates every node).
+  bool directory_tracks_sharers = true;
   Picos home_retention = 0;             // kForwarding only: how long a new owner keeps the line
   CoherenceCosts costs;
   TopologySpec topology;
