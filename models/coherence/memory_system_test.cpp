@@ -206,3 +206,28 @@ TEST(Bandwidth, WithoutBandwidthModellingSimultaneousTransfersDoNotInterfere) {
 
 }  // namespace
 }  // namespace walksim::coherence
+
+namespace walksim::coherence {
+namespace {
+
+// A directory that records sharers invalidates the nodes holding the line; an owner-only probe
+// filter (HT Assist) does not know them and invalidates every node. Chain n0-n1-n2-n3, 20 ns per
+// link, home n0; cores 1 and 2 share the line; core 0 writes it: tracked = the farthest sharer
+// (n2): L2 4 + directory 7 + 40 + probe 5 + 40 = 96 ns; owner-only = the farthest node (n3):
+// 4 + 7 + 60 + 5 + 60 = 136 ns.
+TEST(Directory, AnOwnerOnlyProbeFilterInvalidatesEveryNodeOnAWriteToASharedLine) {
+  for (const bool tracked : {true, false}) {
+    auto spec = testing::chain(4, ProtocolKind::kDirectory);
+    spec.directory_tracks_sharers = tracked;
+    Machine m(spec);
+    MemorySystem mem(m, true);
+    const LineId l = mem.add_line(0);
+    mem.access(0, 1, l, AccessKind::kLoad);
+    mem.access(from_ns(1000), 2, l, AccessKind::kLoad);
+    const auto r = mem.access(from_ns(2000), 0, l, AccessKind::kStore, 1);
+    EXPECT_EQ(r.done - from_ns(2000), from_ns(tracked ? 96 : 136)) << (tracked ? "tracked" : "owner-only");
+  }
+}
+
+}  // namespace
+}  // namespace walksim::coherence

@@ -273,3 +273,20 @@ TEST_F(MachineLimits, TheHomePolicyIsRequiredAndRetentionBelongsToAForwardingHom
 
 }  // namespace
 }  // namespace walksim::machine
+
+namespace walksim::machine {
+namespace {
+
+TEST_F(MachineLimits, ADirectorySaysWhetherItTracksSharersAndABroadcastMachineMayNot) {
+  auto e = load_error(
+      synthetic("nosharers", {{"  sharers: {value: tracked, source: \"estimate: synthetic machine for scale testing\"}\n", ""}}));
+  EXPECT_EQ(e.key_path(), "coherence.sharers");
+  e = load_error(synthetic("badsharers", {{"sharers: {value: tracked", "sharers: {value: some"}}));
+  EXPECT_TRUE(contains(e.message(), "owner-only")) << e.what();
+  e = load_error(child("bcast", "coherence:\n  sharers: " + sourced("tracked") + "\n"));
+  EXPECT_EQ(e.key_path(), "coherence.sharers");
+  EXPECT_TRUE(contains(e.message(), "only to protocol 'directory'")) << e.what();
+}
+
+}  // namespace
+}  // namespace walksim::machine
