@@ -200,10 +200,17 @@ std::optional<coherence::AccessResult> Executor::request(Thread& t, CpuId cpu, c
     t.waiting_line = kNoLine;
     announce(op.line);
   }
+  at_core_speed(t, *r);
+  return r;
+}
+
+void Executor::at_core_speed(const Thread& t, coherence::AccessResult& r) {
   // A hit is the core's own pipeline work; the wait for this core's in-flight prefetch before it
   // (r.start) is not. Anything beyond the private caches waits on the memory system at full speed.
-  if (r->served == ServedBy::kPrivate && !t.speed.full()) r->done = r->start + t.speed(r->done - r->start);
-  return r;
+  if (r.served == ServedBy::kPrivate && !t.speed.full()) {
+    r.done = r.start + t.speed(r.done - r.start);
+    r.visible = r.done;
+  }
 }
 
 std::uint64_t Executor::forwarded(const Thread& t, const Op& op, bool& buffered) {
@@ -234,11 +241,12 @@ void Executor::drain_stores(CpuId cpu) {
     std::uint64_t& w = word_ref(op);
     const std::uint64_t next = (w & ~b.mask) | (b.value & b.mask);
     check_issue(cpu, now);
-    const auto r = mem_.request(now, cpu, b.line, AccessKind::kStore, next);
+    auto r = mem_.request(now, cpu, b.line, AccessKind::kStore, next);
     if (!r) {
       announce(b.line);
       return;
     }
+    at_core_speed(t, *r);
     w = next;
     t.store_drain = std::max(t.store_drain, r->done);
     t.store_buffer.pop_front();
@@ -292,8 +300,9 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
       std::uint64_t& w = word_ref(op);
       const std::uint64_t next = (w & ~op.mask) | (op.value & op.mask);
       check_issue(cpu, t.clock);
-      const auto r = mem_.request(t.clock, cpu, op.line, AccessKind::kStore, next);
+      auto r = mem_.request(t.clock, cpu, op.line, AccessKind::kStore, next);
       if (r) {
+        at_core_speed(t, *r);
         w = next;
         t.store_drain = std::max(t.store_drain, r->done);
         wake_watchers(op.line, r->visible);

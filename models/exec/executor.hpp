@@ -132,6 +132,8 @@ class Executor final : public sim::EventHandler {
   // The thread's own view of a word: the global value with its buffered stores to it applied.
   // Sets `buffered` when the thread has a buffered store to the word's line.
   std::uint64_t forwarded(const Thread& t, const Op& op, bool& buffered);
+  // A hit in the core's own caches takes its time at the thread's (SMT-shared) speed.
+  static void at_core_speed(const Thread& t, coherence::AccessResult& r);
   // Parks the thread until its store buffer drained, with `op` to run then.
   bool wait_for_drain(Thread& t, const Op& op);
   // The access through the memory system's grants; nullopt when it waits in the line's queue (the
