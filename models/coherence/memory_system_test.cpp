@@ -231,3 +231,26 @@ TEST(Directory, AnOwnerOnlyProbeFilterInvalidatesEveryNodeOnAWriteToASharedLine)
 
 }  // namespace
 }  // namespace walksim::coherence
+
+namespace walksim::coherence {
+namespace {
+
+// A victim L3 with shadow tags (Zen) finds a sibling core's copy on chip; without them (K10 under
+// HT Assist) the miss goes to the home, whose probe finds the sibling: with the home on the other
+// socket that adds the trip there and back (2 x 20 ns) and the directory lookup (7 ns).
+TEST(Directory, WithoutShadowTagsASiblingsCopyIsFoundThroughTheHome) {
+  Picos cost[2];
+  for (const bool shadow : {true, false}) {
+    auto spec = testing::two_socket(ProtocolKind::kDirectory, Inclusion::kVictim, 2);
+    spec.victim_shadow_tags = shadow;
+    Machine m(spec);
+    MemorySystem mem(m, true);
+    const LineId l = mem.add_line(1);
+    mem.access(0, 1, l, AccessKind::kStore, 1);
+    cost[shadow] = mem.access(from_ns(1000), 0, l, AccessKind::kLoad).done - from_ns(1000);
+  }
+  EXPECT_EQ(cost[false] - cost[true], from_ns(47));
+}
+
+}  // namespace
+}  // namespace walksim::coherence

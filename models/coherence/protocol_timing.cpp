@@ -118,7 +118,7 @@ class DirectoryTiming final : public ProtocolTiming {
  private:
   bool shadow_tags_() const {
     const auto lvl = m_.shared_level();
-    return lvl && m_.spec().caches[*lvl].inclusion == Inclusion::kVictim;
+    return lvl && m_.spec().caches[*lvl].inclusion == Inclusion::kVictim && m_.spec().victim_shadow_tags;
   }
   const Machine& m_;
 };

@@ -213,7 +213,18 @@ void read_coherence(const Node& root, MachineSpec& spec) {
     spec.directory_tracks_sharers =
         coherence.sourced("sharers", spec.sources)
             .as_enum<bool>({{"tracked", true}, {"owner-only", false}});
+    const auto shared = std::find_if(spec.caches.begin(), spec.caches.end(),
+                                     [](const CacheLevelSpec& c) { return c.shared_by > 1; });
+    if (shared != spec.caches.end() && shared->inclusion == Inclusion::kVictim) {
+      spec.victim_shadow_tags = coherence.sourced("shadow_tags", spec.sources).as_bool();
+    } else if (coherence.has("shadow_tags")) {
+      coherence.child("shadow_tags")
+          .fail("'shadow_tags' applies only to a directory machine whose shared cache level is a victim cache");
+    }
   } else {
+    if (coherence.has("shadow_tags")) {
+      coherence.child("shadow_tags").fail("'shadow_tags' applies only to protocol 'directory'");
+    }
     if (coherence.has("sharers")) {
       coherence.child("sharers").fail(
           "'sharers' applies only to protocol 'directory'; a broadcast protocol probes every domain anyway");

@@ -103,6 +103,10 @@ struct MachineSpec {
   // Directory protocol only: whether the directory records a line's sharers (false: a probe filter
   // that records owners only, as AMD's HT Assist, so a write to a shared line invalidates every node).
   bool directory_tracks_sharers = true;
+  // Directory protocol with a victim shared cache only: whether that cache keeps shadow tags of its
+  // cores' private caches (Zen), so that a copy in a sibling core is found on chip; without them
+  // (K10 under HT Assist) a miss goes to the home, whose probe finds the sibling.
+  bool victim_shadow_tags = false;
   Picos home_retention = 0;             // kForwarding only: how long a new owner keeps the line
   CoherenceCosts costs;
   TopologySpec topology;
