@@ -27,12 +27,7 @@ TEST(LgLock, AReaderTakesOnlyItsOwnCpusLockLine) {
   p.iterations = 20;
   p.acquire = SyncAction::kReadAcquire;
   p.release = SyncAction::kReadRelease;
-  std::vector<std::unique_ptr<LockLoop>> loops;
-  for (CpuId c = 0; c < r.m.cpus(); ++c) {
-    loops.push_back(std::make_unique<LockLoop>(lock, c, p));
-    r.ex.start(c, *loops.back());
-  }
-  r.ex.run();
+  testing::run_lock_loops(r, lock, p);
   EXPECT_EQ(lock.stats().contended, 0u);
   EXPECT_EQ(lock.stats().rmws, 20u * r.m.cpus());  // one xadd per read lock, a store per unlock
   for (CpuId c = 0; c < r.m.cpus(); ++c) {
@@ -102,12 +97,7 @@ TEST(LgLock, GlobalLockersExcludeEachOther) {
   p.hold = from_ns(20);
   p.iterations = 10;
   p.counter = counter;
-  std::vector<std::unique_ptr<LockLoop>> loops;
-  for (CpuId c = 0; c < r.m.cpus(); ++c) {
-    loops.push_back(std::make_unique<LockLoop>(lock, c, p));
-    r.ex.start(c, *loops.back());
-  }
-  r.ex.run();
+  testing::run_lock_loops(r, lock, p);
   EXPECT_EQ(r.ex.word(counter), 10u * r.m.cpus());
   EXPECT_GT(lock.stats().contended, 0u);
 }

@@ -87,12 +87,7 @@ TEST(McsLock, ContendingCpusNeverOverlapInTheCriticalSectionAndNoWaiterIsLeftPar
   p.hold = from_ns(40);
   p.iterations = 40;
   p.counter = counter;
-  std::vector<std::unique_ptr<LockLoop>> loops;
-  for (CpuId c = 0; c < q.r.m.cpus(); ++c) {
-    loops.push_back(std::make_unique<LockLoop>(q.lock, c, p));
-    q.r.ex.start(c, *loops.back());
-  }
-  q.r.ex.run();
+  testing::run_lock_loops(q.r, q.lock, p);
   EXPECT_EQ(q.r.ex.word(counter), 40u * q.r.m.cpus());
   EXPECT_EQ(q.lock.stats().acquisitions, 40u * q.r.m.cpus());
   EXPECT_GT(q.lock.stats().contended, 0u);

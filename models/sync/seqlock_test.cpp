@@ -41,12 +41,7 @@ TEST(Seqlock, WritersExcludeEachOtherAndLeaveAnEvenSequence) {
   p.counter = counter;
   p.acquire = SyncAction::kWriteBegin;
   p.release = SyncAction::kWriteEnd;
-  std::vector<std::unique_ptr<LockLoop>> loops;
-  for (CpuId c = 0; c < r.m.cpus(); ++c) {
-    loops.push_back(std::make_unique<LockLoop>(lock, c, p));
-    r.ex.start(c, *loops.back());
-  }
-  r.ex.run();
+  testing::run_lock_loops(r, lock, p);
   const std::uint64_t total = 25u * r.m.cpus();
   EXPECT_EQ(r.ex.word(counter), total);
   EXPECT_EQ(r.ex.word(0) & Seqcount::kSeqMask, 2 * total);

@@ -73,12 +73,7 @@ TEST(SleepingMutex, ContendingCpusNeverOverlapAndNoWakeUpIsLost) {
   p.hold = from_ns(2000);
   p.iterations = 15;
   p.counter = counter;
-  std::vector<std::unique_ptr<LockLoop>> loops;
-  for (CpuId c = 0; c < m.r.m.cpus(); ++c) {
-    loops.push_back(std::make_unique<LockLoop>(m.mutex, c, p));
-    m.r.ex.start(c, *loops.back());
-  }
-  m.r.ex.run();  // throws if a sleeper is never woken
+  testing::run_lock_loops(m.r, m.mutex, p);  // throws if a sleeper is never woken
   EXPECT_EQ(m.r.ex.word(counter), 15u * m.r.m.cpus());
   EXPECT_GT(m.mutex.stats().sleeps, 0u);
   EXPECT_EQ(m.mutex.waiters(), 0u);
@@ -95,12 +90,7 @@ TEST(SleepingMutex, UnderTheSameContentionItBurnsFarLessCpuThanASpinlock) {
     p.think = from_ns(1000);
     p.hold = from_ns(20000);
     p.iterations = 5;
-    std::vector<std::unique_ptr<LockLoop>> loops;
-    for (CpuId c = 0; c < m.r.m.cpus(); ++c) {
-      loops.push_back(std::make_unique<LockLoop>(lock, c, p));
-      m.r.ex.start(c, *loops.back());
-    }
-    m.r.ex.run();
+    testing::run_lock_loops(m.r, lock, p);
     double cpu = 0, wall = 0;
     for (CpuId c = 0; c < m.r.m.cpus(); ++c) {
       cpu += sim::to_ns(m.r.ex.stats(c).cpu_time());

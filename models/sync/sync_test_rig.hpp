@@ -9,6 +9,7 @@
 #include "models/coherence/memory_system.hpp"
 #include "models/coherence/test_machines.hpp"
 #include "models/exec/executor.hpp"
+#include "models/sync/lock_loop.hpp"
 #include "models/sync/sync_primitive.hpp"
 
 namespace walksim::sync::testing {
@@ -21,6 +22,17 @@ struct Rig {
   coherence::MemorySystem mem;
   exec::Executor ex;
 };
+
+// One LockLoop of `p` on every CPU of the rig's machine, run to the end (the mutual-exclusion
+// scenario every lock's test uses).
+inline void run_lock_loops(Rig& r, SyncPrimitive& lock, const LockLoopParams& p) {
+  std::vector<std::unique_ptr<LockLoop>> loops;
+  for (CpuId c = 0; c < r.m.cpus(); ++c) {
+    loops.push_back(std::make_unique<LockLoop>(lock, c, p));
+    r.ex.start(c, *loops.back());
+  }
+  r.ex.run();
+}
 
 // Two sockets of four cores with a shared inclusive L3: on-chip and cross-socket transfers.
 inline machine::MachineSpec small_machine() {

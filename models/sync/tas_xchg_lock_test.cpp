@@ -53,12 +53,7 @@ TEST(TasXchgLock, ContendingCpusNeverOverlapAndEveryFailedAttemptIsALockedRmw) {
   p.hold = from_ns(40);
   p.iterations = 30;
   p.counter = counter;
-  std::vector<std::unique_ptr<LockLoop>> loops;
-  for (CpuId c = 0; c < r.m.cpus(); ++c) {
-    loops.push_back(std::make_unique<LockLoop>(lock, c, p));
-    r.ex.start(c, *loops.back());
-  }
-  r.ex.run();  // a waiter left parked would be an error: every loop finished
+  testing::run_lock_loops(r, lock, p);  // a waiter left parked would be an error: every loop finished
   EXPECT_EQ(r.ex.word(counter), 30u * r.m.cpus());
   EXPECT_EQ(lock.stats().acquisitions, 30u * r.m.cpus());
   EXPECT_GT(lock.stats().retries, 0u);

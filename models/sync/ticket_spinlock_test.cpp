@@ -43,12 +43,7 @@ TEST(TicketSpinlock, ContendingCpusNeverOverlapInTheCriticalSection) {
   p.hold = from_ns(20);
   p.iterations = 40;
   p.counter = counter;
-  std::vector<std::unique_ptr<LockLoop>> loops;
-  for (CpuId c = 0; c < r.m.cpus(); ++c) {
-    loops.push_back(std::make_unique<LockLoop>(lock, c, p));
-    r.ex.start(c, *loops.back());
-  }
-  r.ex.run();
+  testing::run_lock_loops(r, lock, p);
   EXPECT_EQ(r.ex.word(counter), 40u * r.m.cpus());
   EXPECT_EQ(lock.stats().acquisitions, 40u * r.m.cpus());
   EXPECT_GT(lock.stats().contended, 0u);

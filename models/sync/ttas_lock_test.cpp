@@ -67,12 +67,7 @@ TEST(TtasLock, ContendingCpusNeverOverlapInTheCriticalSectionAndAllFinish) {
   p.hold = from_ns(40);
   p.iterations = 30;
   p.counter = counter;
-  std::vector<std::unique_ptr<LockLoop>> loops;
-  for (CpuId c = 0; c < r.m.cpus(); ++c) {
-    loops.push_back(std::make_unique<LockLoop>(lock, c, p));
-    r.ex.start(c, *loops.back());
-  }
-  r.ex.run();
+  testing::run_lock_loops(r, lock, p);
   EXPECT_EQ(r.ex.word(counter), 30u * r.m.cpus());
   EXPECT_EQ(lock.stats().acquisitions, 30u * r.m.cpus());
   EXPECT_GT(lock.stats().contended, 0u);
