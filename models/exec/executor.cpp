@@ -231,26 +231,31 @@ bool Executor::wait_for_drain(Thread& t, const Op& op) {
   return false;
 }
 
+bool Executor::try_store(Thread& t, CpuId cpu, const Buffered& b, Picos at) {
+  Op op = Op::store(b.line, b.value, b.mask);
+  op.word = b.word;
+  std::uint64_t& w = word_ref(op);
+  const std::uint64_t next = (w & ~b.mask) | (b.value & b.mask);
+  check_issue(cpu, at);
+  auto r = mem_.request(at, cpu, b.line, AccessKind::kStore, next);
+  if (!r) return false;
+  at_core_speed(t, *r);
+  w = next;
+  t.store_drain = std::max(t.store_drain, r->done);
+  wake_watchers(b.line, r->visible);
+  return true;
+}
+
 void Executor::drain_stores(CpuId cpu) {
   Thread& t = threads_[cpu];
   const Picos now = sim_.now();
   while (!t.store_buffer.empty()) {
     const Buffered b = t.store_buffer.front();
-    Op op = Op::store(b.line, b.value, b.mask);
-    op.word = b.word;
-    std::uint64_t& w = word_ref(op);
-    const std::uint64_t next = (w & ~b.mask) | (b.value & b.mask);
-    check_issue(cpu, now);
-    auto r = mem_.request(now, cpu, b.line, AccessKind::kStore, next);
-    if (!r) {
+    if (!try_store(t, cpu, b, now)) {
       announce(b.line);
       return;
     }
-    at_core_speed(t, *r);
-    w = next;
-    t.store_drain = std::max(t.store_drain, r->done);
     t.store_buffer.pop_front();
-    wake_watchers(b.line, r->visible);
     if (mem_.line(b.line).has_waiters) announce(b.line);
   }
   if (t.state == State::kAwaitDrain) {
@@ -297,19 +302,11 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
         t.clock = advance(cpu, t.clock, t.issue);
         return true;
       }
-      std::uint64_t& w = word_ref(op);
-      const std::uint64_t next = (w & ~op.mask) | (op.value & op.mask);
-      check_issue(cpu, t.clock);
-      auto r = mem_.request(t.clock, cpu, op.line, AccessKind::kStore, next);
-      if (r) {
-        at_core_speed(t, *r);
-        w = next;
-        t.store_drain = std::max(t.store_drain, r->done);
-        wake_watchers(op.line, r->visible);
-      } else {
-        // The thread goes on; the store takes effect when its line is granted.
-        t.store_buffer.push_back(Buffered{op.line, op.word, op.value, op.mask});
-        announce(op.line);
+      const Buffered b{op.line, op.word, op.value, op.mask};
+      // The thread goes on either way; a store that must wait takes effect when its line is granted.
+      if (!try_store(t, cpu, b, t.clock)) {
+        t.store_buffer.push_back(b);
+        announce(b.line);
       }
       t.clock = advance(cpu, t.clock, t.issue);
       return true;

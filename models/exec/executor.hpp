@@ -127,6 +127,9 @@ class Executor final : public sim::EventHandler {
   void schedule_drain(CpuId cpu, Picos at);
   // Schedules the request at the head of `line`'s queue (if any) for the time it may take effect.
   void announce(LineId line);
+  // Asks for store `b` at `at`: commits its value and returns true when it took effect; otherwise
+  // it waits in its line's queue and false is returned (the caller buffers it, then announces).
+  bool try_store(Thread& t, CpuId cpu, const Buffered& b, Picos at);
   // Commits the oldest buffered store of `cpu` if its grant came, then issues the next ones.
   void drain_stores(CpuId cpu);
   // The thread's own view of a word: the global value with its buffered stores to it applied.
