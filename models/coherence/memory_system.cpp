@@ -264,6 +264,12 @@ AccessResult MemorySystem::access(Picos now, CpuId cpu, LineId id, AccessKind ki
     r.visible = r.done;
     return r;
   }
+  return serve_in_issue_order(now, c, id, kind, value, p);
+}
+
+AccessResult MemorySystem::serve_in_issue_order(Picos now, CoreId c, LineId id, AccessKind kind, std::uint64_t value,
+                                                const Plan& p) {
+  LineState& s = lines_[id];
   // Served after what the line already serialised, in the order of issue; the state changes now.
   Picos service = std::max(now + p.legs.req, s.home_free);
   if (s.pending_core == static_cast<std::int32_t>(c)) service = std::max(now, s.busy_until) + p.legs.req;
@@ -335,7 +341,7 @@ std::optional<AccessResult> MemorySystem::request(Picos now, CpuId cpu, LineId i
   if (!s.has_waiters && (own_in_flight || ready_time(s, arrival, p.legs) == arrival + p.legs.home + p.legs.fwd)) {
     // Nobody ahead and the home free (or busy only with this core's own earlier transaction, whose
     // completion travels ahead of this request): served now, exactly as an uncontended access.
-    return access(now, cpu, id, kind, value);
+    return serve_in_issue_order(now, c, id, kind, value, p);
   }
   if (!queue) queue = &queues_[id];
   // Ordered by arrival at the home; equal arrivals keep their order of issue.

@@ -120,6 +120,9 @@ class MemorySystem {
   // result: data at `effect + after` (plus link queueing and the atomic's own cost).
   AccessResult apply(Picos effect, Picos after, Picos issued, Picos queued, CoreId c, LineId id, AccessKind kind,
                      std::uint64_t value, const Plan& p);
+  // A planned transaction served now, after what the line already serialised (issue order).
+  AccessResult serve_in_issue_order(Picos now, CoreId c, LineId id, AccessKind kind, std::uint64_t value,
+                                    const Plan& p);
   // The home's bookkeeping after a transaction served from `service` (its start at the home) completed at `done`.
   void occupy_home(LineState& s, Picos service, Picos done, const Legs& l);
   bool is_write(AccessKind k) const { return k == AccessKind::kStore || k == AccessKind::kRmw || k == AccessKind::kPrefetchExclusive; }
