@@ -159,6 +159,16 @@ MemorySystem::Plan MemorySystem::plan(CoreId c, LineId id, AccessKind kind) {
     p.supplier = dom(static_cast<CoreId>(s.owner));
   }
   t.supplier = p.supplier;
+  const bool lone_exclusive_owner = s.owner >= 0 && static_cast<CoreId>(s.owner) != c &&
+                                    (s.owner_state == OwnerState::kExclusive || s.owner_state == OwnerState::kModified);
+  if (write && !lone_exclusive_owner) {
+    s.holders.for_each([&](std::uint32_t k) {
+      if (k != c) t.shared = true;
+    });
+    s.llc.for_each([&](std::uint32_t x) {
+      if (x != d) t.shared = true;
+    });
+  }
   // The other domains holding a copy, from the presence sets (no scan of every domain).
   holder_scratch_.clear();
   auto note = [&](DomainId h) {

@@ -82,29 +82,29 @@ class DirectoryTiming final : public ProtocolTiming {
     const auto& c = m_.spec().costs;
     Legs l;
     l.req = m_.miss_detect() + m_.domain_to_node(t.requester, t.home);
+    // The latest acknowledgement of an invalidation sent from the home to domain s.
+    Picos worst = 0;
+    auto invalidate = [&](DomainId s) {
+      worst = std::max(worst, l.req + c.directory_lookup + m_.node_to_domain(t.home, s) + c.probe_lookup +
+                                  m_.domain_to_domain(s, t.requester));
+    };
+    // An owner-only probe filter (HT Assist) knows that a line is shared but not where: a write to a
+    // Shared or Owned line is sent to every domain, the requester's own included, and waits for all
+    // of their answers, wherever the copies are (SSYNC Table 2: 246-296 cycles at every distance).
+    const bool broadcast = t.exclusive && t.shared && !m_.spec().directory_tracks_sharers;
+    if (broadcast) {
+      for (DomainId s = 0; s < m_.domains(); ++s) invalidate(s);
+    } else if (t.exclusive) {
+      for (DomainId s : t.holders) invalidate(s);
+    }
     if (t.supplier) {
       l.home = c.directory_lookup;
       l.fwd = m_.node_to_domain(t.home, *t.supplier) + c.probe_lookup;
-      l.data = m_.domain_to_domain(*t.supplier, t.requester);
+      l.data = std::max(m_.domain_to_domain(*t.supplier, t.requester), worst - (l.req + l.home + l.fwd));
       return l;
     }
     l.home = t.needs_data ? std::max(c.directory_lookup, m_.spec().dram_access) : c.directory_lookup;
-    Picos worst = l.req + l.home + m_.node_to_domain(t.home, t.requester);
-    if (t.exclusive) {
-      auto invalidate = [&](DomainId s) {
-        worst = std::max(worst, l.req + c.directory_lookup + m_.node_to_domain(t.home, s) + c.probe_lookup +
-                                    m_.domain_to_domain(s, t.requester));
-      };
-      if (m_.spec().directory_tracks_sharers || t.holders.empty()) {
-        for (DomainId s : t.holders) invalidate(s);
-      } else {
-        // An owner-only probe filter knows the line is shared but not where: every other domain
-        // is sent the invalidation and answers.
-        for (DomainId s = 0; s < m_.domains(); ++s) {
-          if (s != t.requester) invalidate(s);
-        }
-      }
-    }
+    worst = std::max(worst, l.req + l.home + m_.node_to_domain(t.home, t.requester));
     l.data = worst - l.req - l.home;
     return l;
   }
@@ -112,7 +112,10 @@ class DirectoryTiming final : public ProtocolTiming {
   // A directory machine's shared cache (Zen's L3 with shadow tags of its cores' L2s) finds the
   // copies of its own cores; without a shared level the domain is the core itself.
   bool tracks_core_copies() const override { return shared_level_tracks_cores(m_) || shadow_tags_(); }
-  bool keeps_dirty_sharing() const override { return false; }
+  // HT Assist's probe filter, the one directory that records owners only, is MOESI's: a line read
+  // while Modified stays Owned by its writer, which answers later reads (Conway et al., IEEE Micro
+  // 2010: probe-filter states EM, O, S, S1). The sharer-tracking directories write dirty data back.
+  bool keeps_dirty_sharing() const override { return !m_.spec().directory_tracks_sharers; }
   bool has_forward_state() const override { return false; }
 
  private:

@@ -25,6 +25,10 @@ struct Transaction {
   bool exclusive;                      // store or atomic: every other copy must be invalidated
   std::optional<DomainId> supplier;    // another domain that answers with data (dirty, owned, forwarder)
   std::span<const DomainId> holders;   // other domains holding a copy (to invalidate when exclusive)
+  // Another core holds a copy that is not a lone exclusive (E/M) one: the line is Shared or Owned
+  // somewhere, the requester's own domain included. A directory that records owners only must
+  // then invalidate by broadcast (sharers: owner-only).
+  bool shared = false;
 };
 
 // A transaction's latency split where the line is serialised (docs/model.md, "Grants"):
