@@ -13,7 +13,7 @@ namespace walksim::kernel {
 
 // The lock a lock-hold takes. kKernel: the kernel variant's spinlock (ticket, tas or queued), as
 // lock-hold always did; the others are the SSYNC study's algorithms.
-enum class LockAlgorithm : std::uint8_t { kKernel, kTas, kTtas, kTicket, kMcs, kClh, kMutex };
+enum class LockAlgorithm : std::uint8_t { kKernel, kTas, kTtas, kTicket, kTicketBackoff, kMcs, kClh, kMutex };
 
 // The models/sync kind that implements each (empty for kKernel: the kernel variant decides).
 // SSYNC's TAS retries its xchg (tas-xchg); the sync kind `tas` is the kernel's pre-2.6.25 lock.
@@ -23,6 +23,7 @@ constexpr std::string_view sync_kind(LockAlgorithm a) {
     case LockAlgorithm::kTas: return "tas-xchg";
     case LockAlgorithm::kTtas: return "ttas";
     case LockAlgorithm::kTicket: return "ticket";
+    case LockAlgorithm::kTicketBackoff: return "ticket-backoff";
     case LockAlgorithm::kMcs: return "mcs";
     case LockAlgorithm::kClh: return "clh";
     case LockAlgorithm::kMutex: return "mutex";

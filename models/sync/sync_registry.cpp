@@ -19,6 +19,7 @@
 #include "models/sync/sleeping_mutex.hpp"
 #include "models/sync/tas_spinlock.hpp"
 #include "models/sync/tas_xchg_lock.hpp"
+#include "models/sync/ticket_backoff_lock.hpp"
 #include "models/sync/ticket_spinlock.hpp"
 #include "models/sync/ttas_lock.hpp"
 
@@ -30,11 +31,15 @@ using Ptr = std::unique_ptr<SyncPrimitive>;
 std::span<const LineId> per_cpu(const SyncConfig& c, std::size_t first) { return c.lines.subspan(first); }
 SyncWord first(const SyncConfig& c) { return {c.lines[0], c.word}; }
 
-const std::array<SyncKind, 17> kKinds{{
+const std::array<SyncKind, 18> kKinds{{
     {"ticket",
      "x86 ticket spinlock: xadd, spin on the shared word, plain-store release",
      {1, false},
      [](const SyncConfig& c) -> Ptr { return std::make_unique<TicketSpinlock>(first(c)); }},
+    {"ticket-backoff",
+     "ticket lock of the SSYNC study (libslock, x86-64): xadd, then re-read the head after a wait proportional to the distance",
+     {1, false},
+     [](const SyncConfig& c) -> Ptr { return std::make_unique<TicketBackoffLock>(first(c), c.cycle); }},
     {"tas",
      "x86 spinlock before 2.6.25: lock decb, spin reading until free, retry; plain-store release (unfair)",
      {1, false},

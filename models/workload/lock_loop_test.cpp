@@ -133,7 +133,7 @@ TEST(LockLoop, BadParametersAreErrorsAtTheirKey) {
   };
   auto e = error("lock: spin");
   EXPECT_EQ(e.key_path(), "lock");
-  EXPECT_NE(e.message().find("'tas', 'ttas', 'ticket', 'mcs', 'clh', 'mutex'"), std::string::npos) << e.what();
+  EXPECT_NE(e.message().find("'tas', 'ttas', 'ticket', 'ticket-backoff', 'mcs', 'clh', 'mutex'"), std::string::npos) << e.what();
   e = error("locks: 0");
   EXPECT_EQ(e.key_path(), "locks");
   EXPECT_NE(e.message().find("locks must be 1..4096"), std::string::npos) << e.what();
