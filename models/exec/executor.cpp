@@ -348,6 +348,10 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
       return true;
     }
     case OpKind::kCompute: {
+      if (op.expect) {  // compute_after_own_stores
+        if (!t.store_buffer.empty()) return wait_for_drain(t, op);
+        t.clock = std::max(t.clock, t.store_drain);
+      }
       const Picos ps = t.speed(op.ps);
       t.clock = advance(cpu, t.clock, ps);
       t.stats.compute += ps;

@@ -37,6 +37,25 @@ TEST(Executor, AStoreDoesNotStallTheThreadButAFenceWaitsForIt) {
   EXPECT_EQ(r.ex.word(l), 1u);
 }
 
+// A benchmark's pause that must let its last store reach the other cores first starts when that
+// store is visible; plain private work overlaps the store's drain.
+TEST(Executor, WorkAfterOwnStoresStartsWhenTheBufferedStoreIsVisible) {
+  for (const bool after : {false, true}) {
+    Rig r(coherence::testing::chain(2, ProtocolKind::kDirectory));
+    LineId l = r.mem.add_line(1);
+    int step = 0;
+    Script p([&](std::uint64_t, Op& op) {
+      if (step == 0) op = Op::store(l, 1);
+      if (step == 1) op = after ? Op::compute_after_own_stores(from_ns(10)) : Op::compute(from_ns(10));
+      return step++ < 2;
+    });
+    r.ex.start(0, p);
+    r.ex.run();
+    // The store miss completes at 94 ns (above); the 10 ns of work run inside it, or after it.
+    EXPECT_EQ(r.ex.stats(0).finished, from_ns(after ? 104 : 94)) << (after ? "after own stores" : "plain");
+  }
+}
+
 TEST(Executor, ASpinWaitIsWokenByTheWriteThatSatisfiesIt) {
   Rig r(coherence::testing::chain(2, ProtocolKind::kDirectory));
   LineId flag = r.mem.add_line(0);

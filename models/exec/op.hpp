@@ -57,6 +57,9 @@ struct Op {
   static Op prefetch(LineId l) { return {OpKind::kPrefetch, l}; }
   static Op prefetch_w(LineId l) { return {OpKind::kPrefetchW, l}; }
   static Op compute(Picos ps) { return {OpKind::kCompute, 0, 0, 0, 0, ps}; }
+  // Private work that starts once this thread's own earlier stores are visible (expect = 1): a
+  // benchmark's pause that is sized to let its last store reach the other cores first.
+  static Op compute_after_own_stores(Picos ps) { return {OpKind::kCompute, 0, 0, 0, 1, ps}; }
   static Op fence() { return {OpKind::kFence}; }
   static Op spin_until(LineId l, std::uint64_t expect, std::uint64_t mask = ~std::uint64_t{0}) {
     return {OpKind::kSpinUntil, l, 0, mask, expect};

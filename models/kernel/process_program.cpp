@@ -115,7 +115,8 @@ bool ProcessProgram::next(std::uint64_t last_result, exec::Op& out) {
       // User-space work before the call: CPU time, but not system time; counted as the executor
       // charges it (slower on a core shared with a running SMT sibling).
       stats_.user_time += core_speed()(current_.user_before);
-      out = exec::Op::compute(current_.user_before);
+      out = current_.user_after_own_stores ? exec::Op::compute_after_own_stores(current_.user_before)
+                                           : exec::Op::compute(current_.user_before);
       return true;
     }
   }

@@ -31,6 +31,9 @@ struct Syscall {
   // Workload context, not part of the call: user-space work done before it, and whether the call
   // completes one operation of the workload (a dbench op, an openbench loop, a stat).
   sim::Picos user_before = 0;
+  // The user time starts once the process's own earlier stores are visible to the other CPUs (a
+  // benchmark pause sized so that its last store, a lock release, is seen before it goes on).
+  bool user_after_own_stores = false;
   bool ends_op = false;
 };
 

@@ -48,6 +48,9 @@ class LockSource final : public CountingSource {
     out.sys = kernel::Sys::kLockHold;
     out.bytes = static_cast<std::uint64_t>(p_.hold / 1000);
     out.user_before = think_;
+    // SSYNC's pause (think_time auto) is there so that the release is seen before the thread tries
+    // again: it runs from the release's visibility, not from its issue into the store buffer.
+    out.user_after_own_stores = !p_.think.has_value();
     out.ends_op = true;
     const LockLines& l = locks_.size() > 1 ? locks_[rng_.below(locks_.size())] : locks_.front();
     out.bench.lock = p_.lock;
@@ -126,6 +129,7 @@ std::unique_ptr<Workload> make(const config::Node* params) {
       p.lock = n->as_enum<LockAlgorithm>({{"tas", LockAlgorithm::kTas},
                                           {"ttas", LockAlgorithm::kTtas},
                                           {"ticket", LockAlgorithm::kTicket},
+                                          {"ticket-backoff", LockAlgorithm::kTicketBackoff},
                                           {"mcs", LockAlgorithm::kMcs},
                                           {"clh", LockAlgorithm::kClh},
                                           {"mutex", LockAlgorithm::kMutex}});
