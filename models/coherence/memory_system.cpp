@@ -161,7 +161,9 @@ MemorySystem::Plan MemorySystem::plan(CoreId c, LineId id, AccessKind kind) {
   t.supplier = p.supplier;
   const bool lone_exclusive_owner = s.owner >= 0 && static_cast<CoreId>(s.owner) != c &&
                                     (s.owner_state == OwnerState::kExclusive || s.owner_state == OwnerState::kModified);
-  if (write && !lone_exclusive_owner) {
+  // Only an owner-only directory needs to know (protocol_timing.cpp); the others skip the scan.
+  const bool owner_only = m_.spec().protocol == machine::ProtocolKind::kDirectory && !m_.spec().directory_tracks_sharers;
+  if (owner_only && write && !lone_exclusive_owner) {
     s.holders.for_each([&](std::uint32_t k) {
       if (k != c) t.shared = true;
     });
