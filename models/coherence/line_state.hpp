@@ -28,6 +28,7 @@ struct alignas(64) LineState {
   bool home_assigned = false;         // false until first touch (when the allocation did not pin it)
   OwnerState owner_state = OwnerState::kExclusive;
   bool has_waiters = false;           // requests wait in the line's queue (MemorySystem::request)
+  bool home_busy = false;             // home_free ends a busy state: requests arriving before it are NACKed
   std::int32_t owner = kNone;         // core holding E/M/O/F, or none
   std::int32_t pending_core = kNone;  // core whose latest transaction's data arrives at busy_until
   Picos busy_until = 0;

@@ -188,19 +188,49 @@ MemorySystem::Plan MemorySystem::plan(CoreId c, LineId id, AccessKind kind) {
   return p;
 }
 
-Picos MemorySystem::ready_time(const LineState& s, Picos arrival, const Legs& l) const {
-  return std::max(std::max(arrival, s.home_free) + l.home + l.fwd, s.grant_free);
+Picos MemorySystem::arrival_at_home(const LineState& s, CoreId c, Picos arrival) const {
+  if (!s.home_busy || arrival >= s.home_free) return arrival;
+  // Each NACK is decided by a directory lookup and travels back; the retry travels to the home again.
+  const DomainId d = dom(c);
+  const Picos retry =
+      m_.node_to_domain(s.home, d) + m_.domain_to_node(d, s.home) + m_.spec().costs.directory_lookup;
+  if (retry <= 0) return s.home_free;
+  const Picos waits = (s.home_free - arrival + retry - 1) / retry;
+  return arrival + waits * retry;
 }
 
-void MemorySystem::occupy_home(LineState& s, Picos service, Picos done, const Legs& l) {
-  if (m_.spec().home_policy == machine::HomePolicy::kBlocking) {
-    // The next transaction is served when this one's completion message has reached the home.
-    s.home_free = std::max(s.home_free, done + l.ack());
-  } else {
-    // The home passes the next request on as soon as it has handled this one; the new owner keeps
-    // the line for the retention time after its data arrived.
-    s.home_free = std::max(s.home_free, service + l.home);
-    s.grant_free = std::max(s.grant_free, done + m_.spec().home_retention);
+Picos MemorySystem::ready_time(const LineState& s, CoreId c, Picos arrival, const Legs& l) const {
+  return std::max(std::max(arrival_at_home(s, c, arrival), s.home_free) + l.home + l.fwd, s.grant_free);
+}
+
+void MemorySystem::occupy_home(LineState& s, Picos service, Picos done, const Plan& p, bool write) {
+  const Legs& l = p.legs;
+  switch (m_.spec().home_policy) {
+    case machine::HomePolicy::kBlocking:
+      // The next transaction is served when this one's completion message has reached the home.
+      s.home_free = std::max(s.home_free, done + l.ack());
+      return;
+    case machine::HomePolicy::kBusyOnForward:
+      if (p.supplier) {
+        // Forwarded to the owner: the line is busy until the completion reaches the home, and a
+        // request that arrives meanwhile is NACKed (arrival_at_home).
+        s.home_free = std::max(s.home_free, done + l.ack());
+        s.home_busy = true;
+      } else {
+        // Answered by the home itself: the next request is taken once the home has done its part.
+        // A new owner (a write) must have its data before a request forwarded to it takes effect;
+        // a read leaves the line shared, and the next read needs nothing from this reader.
+        s.home_free = std::max(s.home_free, service + l.home);
+        s.home_busy = false;
+        if (write) s.grant_free = std::max(s.grant_free, done);
+      }
+      return;
+    case machine::HomePolicy::kForwarding:
+      // The home passes the next request on as soon as it has handled this one; the new owner keeps
+      // the line for the retention time after its data arrived.
+      s.home_free = std::max(s.home_free, service + l.home);
+      s.grant_free = std::max(s.grant_free, done + m_.spec().home_retention);
+      return;
   }
 }
 
@@ -283,13 +313,13 @@ AccessResult MemorySystem::serve_in_issue_order(Picos now, CoreId c, LineId id, 
                                                 const Plan& p) {
   LineState& s = lines_[id];
   // Served after what the line already serialised, in the order of issue; the state changes now.
-  Picos service = std::max(now + p.legs.req, s.home_free);
+  Picos service = std::max(arrival_at_home(s, c, now + p.legs.req), s.home_free);
   if (s.pending_core == static_cast<std::int32_t>(c)) service = std::max(now, s.busy_until) + p.legs.req;
   const Picos effect = std::max(service + p.legs.home + p.legs.fwd, s.grant_free);
   const Picos queued = service - (now + p.legs.req);
   AccessResult r = apply(now, effect + p.legs.data - now, now, queued, c, id, kind, value, p);
   r.visible = effect;
-  occupy_home(s, service, r.done, p.legs);
+  occupy_home(s, service, r.done, p, is_write(kind));
   return r;
 }
 
@@ -339,18 +369,18 @@ std::optional<AccessResult> MemorySystem::request(Picos now, CpuId cpu, LineId i
     // Asked again at the time head() gave: the access takes effect now if it is still first and
     // nothing (a state change since) made it later.
     if (mine != 0) return std::nullopt;
-    if (ready_time(s, (*queue)[0].arrival, p.legs) > now) return std::nullopt;
+    if (ready_time(s, c, (*queue)[0].arrival, p.legs) > now) return std::nullopt;
     const Waiting w = leave_queue();
-    const Picos service = std::max(w.arrival, s.home_free);
+    const Picos service = std::max(arrival_at_home(s, c, w.arrival), s.home_free);
     AccessResult r = apply(now, p.legs.data, w.issued, service - w.arrival, c, id, kind, value, p);
     r.visible = now;
-    occupy_home(s, service, r.done, p.legs);
+    occupy_home(s, service, r.done, p, is_write(kind));
     return r;
   }
 
   const Picos arrival = now + p.legs.req;
   const bool own_in_flight = s.pending_core == static_cast<std::int32_t>(c) && s.grant_free <= now;
-  if (!s.has_waiters && (own_in_flight || ready_time(s, arrival, p.legs) == arrival + p.legs.home + p.legs.fwd)) {
+  if (!s.has_waiters && (own_in_flight || ready_time(s, c, arrival, p.legs) == arrival + p.legs.home + p.legs.fwd)) {
     // Nobody ahead and the home free (or busy only with this core's own earlier transaction, whose
     // completion travels ahead of this request): served now, exactly as an uncontended access.
     return serve_in_issue_order(now, c, id, kind, value, p);
@@ -378,7 +408,7 @@ std::optional<Grant> MemorySystem::head(LineId id) {
   if (s.holders.contains(c) && (!write || exclusive)) return Grant{w.cpu, w.issued};
   const Plan p = plan(c, id, w.kind);
   if (p.local_read) return Grant{w.cpu, w.issued};
-  return Grant{w.cpu, ready_time(s, w.arrival, p.legs)};
+  return Grant{w.cpu, ready_time(s, c, w.arrival, p.legs)};
 }
 
 Picos MemorySystem::link_queueing(machine::NodeId from, machine::NodeId to, Picos at) {

@@ -115,7 +115,11 @@ class MemorySystem {
   std::optional<AccessResult> private_hit(Picos now, CoreId c, LineId id, AccessKind kind, std::uint64_t value);
   Plan plan(CoreId c, LineId id, AccessKind kind);
   // The earliest time a transaction with these legs, arriving at the home at `arrival`, may take effect.
-  Picos ready_time(const LineState& s, Picos arrival, const Legs& l) const;
+  Picos ready_time(const LineState& s, CoreId c, Picos arrival, const Legs& l) const;
+  // When a request that reaches the home at `arrival` is taken: then, or, on a busy-on-forward home
+  // whose line is busy, at its first retry after the busy state ends (each NACK goes back to the
+  // requester, which sends the request again).
+  Picos arrival_at_home(const LineState& s, CoreId c, Picos arrival) const;
   // Applies the state change of a planned access at `effect` (the caller chose it) and fills in the
   // result: data at `effect + after` (plus link queueing and the atomic's own cost).
   AccessResult apply(Picos effect, Picos after, Picos issued, Picos queued, CoreId c, LineId id, AccessKind kind,
@@ -124,7 +128,7 @@ class MemorySystem {
   AccessResult serve_in_issue_order(Picos now, CoreId c, LineId id, AccessKind kind, std::uint64_t value,
                                     const Plan& p);
   // The home's bookkeeping after a transaction served from `service` (its start at the home) completed at `done`.
-  void occupy_home(LineState& s, Picos service, Picos done, const Legs& l);
+  void occupy_home(LineState& s, Picos service, Picos done, const Plan& p, bool write);
   bool is_write(AccessKind k) const { return k == AccessKind::kStore || k == AccessKind::kRmw || k == AccessKind::kPrefetchExclusive; }
   machine::DomainId dom(CoreId c) const { return m_.domain_of(c); }
 

@@ -305,3 +305,53 @@ TEST(Directory, AnOwnerOnlyProbeFilterKeepsTheWriterAsOwnerOfADirtySharedLine) {
 
 }  // namespace
 }  // namespace walksim::coherence
+
+namespace walksim::coherence {
+namespace {
+
+// A busy-on-forward home (SGI Origin/SHub: Laudon and Lenoski, ISCA 1997) answers reads of a Shared
+// line from memory one after the other at its own pace, not one per completed transaction. Chain
+// n0-n1-n2-n3, home n0; cores 1 and 2 share the line; at 2000 ns core 3 (3 hops) and then core 0
+// (on the home node) read it. Core 3: L2 4 + 60 + DRAM 50 + 60 = 174 ns. Core 0 is taken when the
+// home is free: blocking, after core 3's completion is back (2174 + 64), then 50 ns of DRAM; busy-
+// on-forward, once the home has done core 3's part (2064 + 50), then 50 ns.
+TEST(Directory, ABusyOnForwardHomeAnswersReadsOfASharedLineAtItsOwnPace) {
+  for (const auto policy : {machine::HomePolicy::kBlocking, machine::HomePolicy::kBusyOnForward}) {
+    auto spec = testing::chain(4, ProtocolKind::kDirectory);
+    spec.home_policy = policy;
+    Machine m(spec);
+    MemorySystem mem(m, true);
+    const LineId l = mem.add_line(0);
+    mem.access(0, 1, l, AccessKind::kLoad);
+    mem.access(from_ns(1000), 2, l, AccessKind::kLoad);
+    EXPECT_EQ(mem.access(from_ns(2000), 3, l, AccessKind::kLoad).done, from_ns(2174));
+    const Picos second = mem.access(from_ns(2000), 0, l, AccessKind::kLoad).done - from_ns(2000);
+    EXPECT_EQ(second, from_ns(policy == machine::HomePolicy::kBlocking ? 288 : 164));
+    mem.check_all();
+  }
+}
+
+// A request that reaches a busy-on-forward home while a transaction it forwarded is still open is
+// NACKed and sent again, once per round trip, until the busy state has ended. Core 1 owns the line
+// (Modified); at 1000 ns core 3 reads it (forwarded to core 1: done 1136, the line busy until the
+// completion is back at 1200) and core 2's read arrives at 1044: NACKed, it is retried every 87 ns
+// (40 back + 40 again + the 7 ns lookup) and taken at 1218, then 50 ns of DRAM and 40 to core 2.
+// A blocking home would have queued it and served it at 1200.
+TEST(Directory, ARequestThatFindsTheLineBusyIsNackedAndRetriedUntilTheBusyStateEnds) {
+  for (const auto policy : {machine::HomePolicy::kBlocking, machine::HomePolicy::kBusyOnForward}) {
+    auto spec = testing::chain(4, ProtocolKind::kDirectory);
+    spec.home_policy = policy;
+    Machine m(spec);
+    MemorySystem mem(m, true);
+    const LineId l = mem.add_line(0);
+    mem.access(0, 1, l, AccessKind::kStore, 5);
+    EXPECT_EQ(mem.access(from_ns(1000), 3, l, AccessKind::kLoad).done, from_ns(1136));
+    const auto r = mem.access(from_ns(1000), 2, l, AccessKind::kLoad);
+    EXPECT_EQ(r.value, 5u);
+    EXPECT_EQ(r.done, from_ns(policy == machine::HomePolicy::kBlocking ? 1290 : 1308));
+    mem.check_all();
+  }
+}
+
+}  // namespace
+}  // namespace walksim::coherence

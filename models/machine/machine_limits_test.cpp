@@ -269,6 +269,13 @@ TEST_F(MachineLimits, TheHomePolicyIsRequiredAndRetentionBelongsToAForwardingHom
   EXPECT_EQ(fwd.home_policy, HomePolicy::kForwarding);
   EXPECT_GT(fwd.home_retention, 0);
   EXPECT_EQ(fwd.sources.at("coherence.retention"), "y");
+
+  const MachineSpec busy = load_machine(
+      synthetic("busy", {{"home: {value: blocking", "home: {value: busy-on-forward"}}), kMachineDirs);
+  EXPECT_EQ(busy.home_policy, HomePolicy::kBusyOnForward);
+  e = load_error(synthetic("busystray", {{"  home: {value: blocking, source: \"estimate: synthetic machine for scale testing\"}\n",
+                                          "  home: {value: busy-on-forward, source: \"x\"}\n  retention: {value: 20cycles, source: \"x\"}\n"}}));
+  EXPECT_EQ(e.key_path(), "coherence.retention");
 }
 
 }  // namespace

@@ -236,13 +236,15 @@ void read_coherence(const Node& root, MachineSpec& spec) {
 
   const Node home = coherence.sourced("home", spec.sources);
   spec.home_policy =
-      home.as_enum<HomePolicy>({{"blocking", HomePolicy::kBlocking}, {"forwarding", HomePolicy::kForwarding}});
+      home.as_enum<HomePolicy>({{"blocking", HomePolicy::kBlocking},
+                                {"busy-on-forward", HomePolicy::kBusyOnForward},
+                                {"forwarding", HomePolicy::kForwarding}});
   if (spec.home_policy == HomePolicy::kForwarding) {
     spec.home_retention = component_time(coherence, "retention", spec.sources, spec.clock_hz);
   } else if (coherence.has("retention")) {
     coherence.child("retention")
-        .fail("'retention' applies only to 'home: forwarding'; a blocking home keeps the next transaction back "
-              "until the previous one completed");
+        .fail("'retention' applies only to 'home: forwarding'; a blocking (or busy-on-forward) home keeps the "
+              "next transaction back until the previous one completed");
   }
 
   // Which cost applies to which protocol: one table, so that adding a protocol is one column.

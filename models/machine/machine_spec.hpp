@@ -32,8 +32,12 @@ enum class ProtocolKind {
 // When the home lets the next transaction on a line proceed (docs/model.md, "Grants").
 enum class HomePolicy {
   kBlocking,    // only after the previous requester's completion message reaches the home (AMD
-                // HyperTransport SrcDone, Intel home agent, SGI SHub): a saturated line moves once
-                // per transaction latency
+                // HyperTransport SrcDone, Intel home agent): a saturated line moves once per
+                // transaction latency
+  kBusyOnForward,  // as kBlocking for a transaction the home forwarded to the line's owner; one the
+                   // home answers itself (data from memory, or ownership whose invalidation acks go
+                   // to the requester) frees it once the home has done its part (SGI Origin/SHub
+                   // directories: busy states exist for interventions only)
   kForwarding,  // as soon as it has forwarded the previous one; the new owner keeps the line for
                 // `home_retention` after its data arrived
 };

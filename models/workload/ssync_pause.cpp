@@ -27,6 +27,10 @@ sim::Picos ssync_pause(const machine::Machine& m, const std::vector<machine::Cpu
   if (m.spec().home_policy == machine::HomePolicy::kForwarding) {
     return std::max(window, m.spec().home_retention + m.miss_detect());
   }
+  if (m.spec().home_policy == machine::HomePolicy::kBusyOnForward) {
+    // A request NACKed while the line was busy comes back up to one retry round trip later.
+    return window + 2 * farthest + costs.directory_lookup;
+  }
   return window;
 }
 
