@@ -218,11 +218,12 @@ void MemorySystem::occupy_home(LineState& s, Picos service, Picos done, const Pl
         s.home_busy = true;
       } else {
         // Answered by the home itself: the next request is taken once the home has done its part.
-        // A new owner (a write) must have its data before a request forwarded to it takes effect;
-        // a read leaves the line shared, and the next read needs nothing from this reader.
+        // A request forwarded to a new owner (after a write) waits at the owner until its data and
+        // acknowledgements are in, and is then looked up there (the probe's lookup); a read leaves
+        // the line shared, and the next read needs nothing from this reader.
         s.home_free = std::max(s.home_free, service + l.home);
         s.home_busy = false;
-        if (write) s.grant_free = std::max(s.grant_free, done);
+        if (write) s.grant_free = std::max(s.grant_free, done + m_.spec().costs.probe_lookup);
       }
       return;
     case machine::HomePolicy::kForwarding:
