@@ -258,6 +258,13 @@ TEST(Directory, WithoutShadowTagsASiblingsCopyIsFoundThroughTheHome) {
 namespace walksim::coherence {
 namespace {
 
+// A machine and its memory system with the invariant checks on, for the directory tests below.
+struct Checked {
+  explicit Checked(machine::MachineSpec spec) : m(std::move(spec)), mem(m, true) {}
+  Machine m;
+  MemorySystem mem;
+};
+
 // HT Assist's directory records owners, not sharers: a store to a line that another core of the
 // requester's own die shares (the writer kept it Owned, MOESI) still goes to every node and waits
 // for the other socket's answer, 20 ns there and 20 back (SSYNC Table 2: a store to a Shared line
@@ -268,8 +275,8 @@ TEST(Directory, AnOwnerOnlyProbeFilterBroadcastsAWriteToALineSharedOnlyOnTheWrit
   for (const bool tracked : {true, false}) {
     auto spec = testing::two_socket(ProtocolKind::kDirectory, Inclusion::kVictim, 2);
     spec.directory_tracks_sharers = tracked;
-    Machine m(spec);
-    MemorySystem mem(m, true);
+    Checked c(spec);
+    MemorySystem& mem = c.mem;
     const LineId l = mem.add_line(0);
     mem.access(0, 1, l, AccessKind::kStore, 1);
     mem.access(from_ns(1000), 0, l, AccessKind::kLoad);
@@ -285,8 +292,8 @@ TEST(Directory, AnOwnerOnlyProbeFilterKeepsTheWriterAsOwnerOfADirtySharedLine) {
   for (const bool tracked : {true, false}) {
     auto spec = testing::two_socket(ProtocolKind::kDirectory, Inclusion::kVictim, 2);
     spec.directory_tracks_sharers = tracked;
-    Machine m(spec);
-    MemorySystem mem(m, true);
+    Checked c(spec);
+    MemorySystem& mem = c.mem;
     const LineId l = mem.add_line(0);
     mem.access(0, 2, l, AccessKind::kStore, 7);
     EXPECT_EQ(mem.access(from_ns(1000), 0, l, AccessKind::kLoad).value, 7u);
@@ -303,12 +310,6 @@ TEST(Directory, AnOwnerOnlyProbeFilterKeepsTheWriterAsOwnerOfADirtySharedLine) {
   }
 }
 
-}  // namespace
-}  // namespace walksim::coherence
-
-namespace walksim::coherence {
-namespace {
-
 // A busy-on-forward home (SGI Origin/SHub: Laudon and Lenoski, ISCA 1997) answers reads of a Shared
 // line from memory one after the other at its own pace, not one per completed transaction. Chain
 // n0-n1-n2-n3, home n0; cores 1 and 2 share the line; at 2000 ns core 3 (3 hops) and then core 0
@@ -319,8 +320,8 @@ TEST(Directory, ABusyOnForwardHomeAnswersReadsOfASharedLineAtItsOwnPace) {
   for (const auto policy : {machine::HomePolicy::kBlocking, machine::HomePolicy::kBusyOnForward}) {
     auto spec = testing::chain(4, ProtocolKind::kDirectory);
     spec.home_policy = policy;
-    Machine m(spec);
-    MemorySystem mem(m, true);
+    Checked c(spec);
+    MemorySystem& mem = c.mem;
     const LineId l = mem.add_line(0);
     mem.access(0, 1, l, AccessKind::kLoad);
     mem.access(from_ns(1000), 2, l, AccessKind::kLoad);
@@ -341,8 +342,8 @@ TEST(Directory, ARequestThatFindsTheLineBusyIsNackedAndRetriedUntilTheBusyStateE
   for (const auto policy : {machine::HomePolicy::kBlocking, machine::HomePolicy::kBusyOnForward}) {
     auto spec = testing::chain(4, ProtocolKind::kDirectory);
     spec.home_policy = policy;
-    Machine m(spec);
-    MemorySystem mem(m, true);
+    Checked c(spec);
+    MemorySystem& mem = c.mem;
     const LineId l = mem.add_line(0);
     mem.access(0, 1, l, AccessKind::kStore, 5);
     EXPECT_EQ(mem.access(from_ns(1000), 3, l, AccessKind::kLoad).done, from_ns(1136));

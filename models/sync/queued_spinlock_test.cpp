@@ -60,14 +60,7 @@ TEST(QueuedSpinlock, ASecondContenderSetsPendingAndSpinsOnTheLockWordWithoutQueu
 
 TEST(QueuedSpinlock, ContendingCpusNeverOverlapInTheCriticalSection) {
   QueuedRig q;
-  const LineId counter = q.r.mem.add_line(1);
-  LockLoopParams p;
-  p.think = from_ns(50);
-  p.hold = from_ns(20);
-  p.iterations = 40;
-  p.counter = counter;
-  testing::run_lock_loops(q.r, q.lock, p);
-  EXPECT_EQ(q.r.ex.word(counter), 40u * q.r.m.cpus());
+  EXPECT_EQ(testing::count_under_lock(q.r, q.lock, 40, from_ns(20)), 40u * q.r.m.cpus());
   EXPECT_GT(q.lock.stats().contended, 0u);
   EXPECT_EQ(q.r.ex.word(q.lines[0]), 0u);
   q.r.mem.check_all();

@@ -34,6 +34,20 @@ inline void run_lock_loops(Rig& r, SyncPrimitive& lock, const LockLoopParams& p)
   r.ex.run();
 }
 
+// The mutual-exclusion scenario: every CPU takes `lock` `iterations` times, thinking 50 ns between
+// acquisitions and holding it `hold` while it increments a plain (non-atomic) counter on a line
+// homed on node 1. Returns the counter: iterations x CPUs unless two holders overlapped.
+inline std::uint64_t count_under_lock(Rig& r, SyncPrimitive& lock, std::uint64_t iterations, Picos hold) {
+  const LineId counter = r.mem.add_line(1);
+  LockLoopParams p;
+  p.think = sim::from_ns(50);
+  p.hold = hold;
+  p.iterations = iterations;
+  p.counter = counter;
+  run_lock_loops(r, lock, p);
+  return r.ex.word(counter);
+}
+
 // Two sockets of four cores with a shared inclusive L3: on-chip and cross-socket transfers.
 inline machine::MachineSpec small_machine() {
   return coherence::testing::two_socket(machine::ProtocolKind::kMesifInclusive, machine::Inclusion::kInclusive, 4);

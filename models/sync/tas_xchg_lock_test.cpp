@@ -47,14 +47,8 @@ TEST(TasXchgLock, AWaiterPausesAndIssuesAnotherXchgInsteadOfReadingTheLine) {
 TEST(TasXchgLock, ContendingCpusNeverOverlapAndEveryFailedAttemptIsALockedRmw) {
   Rig r(testing::small_machine());
   TasXchgLock lock(r.mem.add_line(0), from_ns(4));
-  const LineId counter = r.mem.add_line(1);
-  LockLoopParams p;
-  p.think = from_ns(50);
-  p.hold = from_ns(40);
-  p.iterations = 30;
-  p.counter = counter;
-  testing::run_lock_loops(r, lock, p);  // a waiter left parked would be an error: every loop finished
-  EXPECT_EQ(r.ex.word(counter), 30u * r.m.cpus());
+  // A waiter left parked would be an error: every loop finished.
+  EXPECT_EQ(testing::count_under_lock(r, lock, 30, from_ns(40)), 30u * r.m.cpus());
   EXPECT_EQ(lock.stats().acquisitions, 30u * r.m.cpus());
   EXPECT_GT(lock.stats().retries, 0u);
   EXPECT_EQ(lock.stats().rmws, lock.stats().acquisitions + lock.stats().retries);

@@ -37,14 +37,7 @@ TEST(TicketSpinlock, AnUncontendedAcquireIsOneXaddAndNoLoadAndTheReleaseOnePlain
 TEST(TicketSpinlock, ContendingCpusNeverOverlapInTheCriticalSection) {
   Rig r(testing::small_machine());
   TicketSpinlock lock(r.mem.add_line(0));
-  const LineId counter = r.mem.add_line(1);
-  LockLoopParams p;
-  p.think = from_ns(50);
-  p.hold = from_ns(20);
-  p.iterations = 40;
-  p.counter = counter;
-  testing::run_lock_loops(r, lock, p);
-  EXPECT_EQ(r.ex.word(counter), 40u * r.m.cpus());
+  EXPECT_EQ(testing::count_under_lock(r, lock, 40, from_ns(20)), 40u * r.m.cpus());
   EXPECT_EQ(lock.stats().acquisitions, 40u * r.m.cpus());
   EXPECT_GT(lock.stats().contended, 0u);
   EXPECT_EQ(lock.stats().rmws, lock.stats().acquisitions);  // one xadd per acquire, none per release

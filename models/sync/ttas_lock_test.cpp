@@ -61,14 +61,7 @@ TEST(TtasLock, AWaiterReadsUntilFreeAndALostCmpxchgBacksOffWithinTheLimitThenRea
 TEST(TtasLock, ContendingCpusNeverOverlapInTheCriticalSectionAndAllFinish) {
   Rig r(testing::small_machine());
   TtasLock lock(r.mem.add_line(0), r.m.cpus(), r.m.cycle());
-  const LineId counter = r.mem.add_line(1);
-  LockLoopParams p;
-  p.think = from_ns(50);
-  p.hold = from_ns(40);
-  p.iterations = 30;
-  p.counter = counter;
-  testing::run_lock_loops(r, lock, p);
-  EXPECT_EQ(r.ex.word(counter), 30u * r.m.cpus());
+  EXPECT_EQ(testing::count_under_lock(r, lock, 30, from_ns(40)), 30u * r.m.cpus());
   EXPECT_EQ(lock.stats().acquisitions, 30u * r.m.cpus());
   EXPECT_GT(lock.stats().contended, 0u);
   r.mem.check_all();
