@@ -25,16 +25,6 @@ bool cacheable(Sys s) {
       return false;
   }
 }
-
-void add(WalkStats& to, const WalkStats& d) {
-  to.rcu_lookups += d.rcu_lookups;
-  to.restarts += d.restarts;
-  to.nodentry += d.nodentry;
-  to.permission += d.permission;
-  to.link += d.link;
-  to.reval += d.reval;
-  to.ref_lookups += d.ref_lookups;
-}
 }  // namespace
 
 // The cache key: every field of the call that its expansion depends on (as to_string shows it),
@@ -67,7 +57,7 @@ const Expansion& ProcessProgram::expand(bool force_ref) {
   auto it = cache_.find(std::string_view(key_));
   if (it != cache_.end() && it->second.generation == vfs.generation() &&
       it->second.fd_generation == p_.fd_generation) {
-    add(stats_.walk, it->second.delta);
+    stats_.walk += it->second.delta;
     return it->second.exp;
   }
   // Expand into the slot (reusing its storage). A call that changed the tree or the descriptor
@@ -79,7 +69,7 @@ const Expansion& ProcessProgram::expand(bool force_ref) {
   slot.generation = kStale;  // until the expansion is complete
   slot.delta = WalkStats{};
   rt_.expander().expand(current_, p_, force_ref, slot.exp, slot.delta);
-  add(stats_.walk, slot.delta);
+  stats_.walk += slot.delta;
   const bool unchanged = generation == vfs.generation() && fd_generation == p_.fd_generation;
   slot.generation = unchanged ? generation : kStale;
   slot.fd_generation = fd_generation;

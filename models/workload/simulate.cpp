@@ -99,14 +99,7 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
     loads += ps.loads;
     stores += ps.stores;
     locks += ps.lock_acquires;
-    const auto& w = ps.walk;
-    r.walk.rcu_lookups += w.rcu_lookups;
-    r.walk.restarts += w.restarts;
-    r.walk.nodentry += w.nodentry;
-    r.walk.permission += w.permission;
-    r.walk.link += w.link;
-    r.walk.reval += w.reval;
-    r.walk.ref_lookups += w.ref_lookups;
+    r.walk += ps.walk;
   }
   r.sys = r.cpu - r.user;
   for (std::size_t i = 0; i < workload.process_count(); ++i) {

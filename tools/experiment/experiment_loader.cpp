@@ -8,6 +8,7 @@
 #include "models/machine/machine_loader.hpp"
 #include "models/workload/workload_registry.hpp"
 #include "tools/experiment/experiment_spec.hpp"
+#include "tools/experiment/metrics.hpp"
 
 #include <fmt/core.h>
 
@@ -115,20 +116,26 @@ void read_options(const Node& o, kernel::KernelOptions& opts) {
 }
 
 // The unit a published figure of `metric` must carry for this workload.
-std::string unit_of(const std::string& metric, const workload::Workload& w) {
-  if (metric == "ns_per_op" || metric == "call_ns_per_op") return "ns";
-  if (metric == "throughput") return w.reports_bytes() ? "MB/s" : w.op_unit() + "/s";
-  if (metric == "scaling_pct") return "%";
-  return "s";
+std::string unit_of(const MetricDef& m, const workload::Workload& w) {
+  return unit_text(m.unit, w.reports_bytes() ? "MB/s" : w.op_unit() + "/s", w.op_unit());
 }
 
 PublishedPoint read_point(const Node& n, const std::vector<std::string>& kernels, const std::vector<std::uint32_t>& threads,
                           const workload::Workload& w) {
   PublishedPoint p;
   const Node metric = n.child("metric");
-  const std::vector<std::string> metrics{"ns_per_op", "throughput", "scaling_pct", "real_s", "user_s", "sys_s",
-                                         "call_ns_per_op"};
+  const std::vector<std::string> metrics = validatable_metrics();
+  // The times summed over processes share their names' stem with one process's time(1) figures;
+  // a published time(1) figure named by the sum's name would compare with a 64-fold number.
+  for (const char* sum : {"real_s", "user_s", "sys_s"}) {
+    if (metric.as_string() == sum) {
+      metric.fail(std::string("'") + sum + "' is not a published metric: one process's time as time(1) reports it is 'process_" +
+                  sum + "' (the sum over processes, " + (std::string(sum) == "real_s" ? "wall_s" : sum) +
+                  ", is not comparable with a published figure)");
+    }
+  }
   p.metric = metrics[metric.as_choice(metrics)];
+  const MetricDef& def = *find_metric(p.metric);
   const Node k = n.child("kernel");
   p.kernel = k.as_string();
   if (std::find(kernels.begin(), kernels.end(), p.kernel) == kernels.end()) {
@@ -144,7 +151,7 @@ PublishedPoint read_point(const Node& n, const std::vector<std::string>& kernels
   if (!std::isfinite(p.value) || p.value <= 0) vn.fail("a published value must be a positive number");
   const Node un = n.child("unit");
   p.unit = un.as_string();
-  const std::string want = unit_of(p.metric, w);
+  const std::string want = unit_of(def, w);
   if (p.unit != want) un.fail("a " + p.metric + " of this workload is in '" + want + "', not '" + p.unit + "'");
   if (const auto t = n.optional("tolerance_pct")) {
     p.tolerance_pct = t->as_double();
@@ -152,6 +159,10 @@ PublishedPoint read_point(const Node& n, const std::vector<std::string>& kernels
   }
   const Node role = n.child("role");
   p.calibration = role.as_choice({"prediction", "calibration"}) == 1;
+  if (p.calibration && !def.extract) {
+    role.fail("a " + p.metric + " cannot be fitted to: it is derived from " + def.of +
+              " at two thread counts; give the " + def.of + " figures as the calibration points");
+  }
   p.source = n.child("source").as_string();
   return p;
 }

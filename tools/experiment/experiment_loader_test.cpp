@@ -87,6 +87,23 @@ TEST(ExperimentLoader, PublishedFiguresArePositiveInTheSweepInTheirUnitAndWithin
                "published[0].unit", "in 'stat/s'");
 }
 
+TEST(ExperimentLoader, APublishedMetricIsOneOfTheTablesAndTheSumsAreNotTakenForOneProcess) {
+  const std::string head = "published:\n  - {kernel: linux-2.6.38, role: prediction, source: s, threads: 1, value: 5, ";
+  // sys_s is the sum over processes in the results; a time(1) figure of one process is process_sys_s.
+  expect_error(kPlain + head + "metric: sys_s, unit: s}\n", "published[0].metric", "'process_sys_s'");
+  expect_error(kPlain + head + "metric: real_s, unit: s}\n", "published[0].metric", "wall_s");
+  expect_error(kPlain + head + "metric: througput, unit: s}\n", "published[0].metric", "did you mean 'throughput'");
+  expect_error(kPlain + head + "metric: loads_per_op, unit: count}\n", "published[0].metric", "unknown value");
+  EXPECT_EQ(load(kPlain + head + "metric: process_sys_s, unit: s}\n"), "");
+}
+
+TEST(ExperimentLoader, AScalingFigureIsNoCalibrationPoint) {
+  expect_error(kPlain +
+                   "calibrate: {parameter: cpu_cost_scale}\npublished:\n  - {metric: scaling_pct, kernel: linux-2.6.38, "
+                   "role: calibration, source: s, threads: 2, value: 90, unit: '%'}\n",
+               "published[0].role", "give the throughput figures");
+}
+
 TEST(ExperimentLoader, RunLengthsAreBoundedAndMeasureEnough) {
   expect_error(with("repeats", "repeats: 4294967295"), "repeats", "at most 1000");
   expect_error(with("run", "run: {ops_per_process: 18446744073709551615}"), "run.ops_per_process", "within 1000000000");

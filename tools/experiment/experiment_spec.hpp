@@ -17,7 +17,7 @@ namespace walksim::experiment {
 // A published figure: what was measured, under which kernel and thread count, and how close the
 // prediction must come. Calibration points are inputs of the fit; the rest are predictions.
 struct PublishedPoint {
-  std::string metric;  // "ns_per_op", "throughput", "scaling_pct", "real_s", "user_s", "sys_s", "call_ns_per_op"
+  std::string metric;  // a validatable metric of metric_defs() (tools/experiment/metrics.hpp)
   std::string kernel;
   std::uint32_t threads = 1;
   double value = 0;

@@ -35,7 +35,7 @@ constexpr const char* kTerms[] = {"svg", "png"};
 
 bool any_repeats(const ExperimentResult& r) {
   for (const auto& row : r.rows) {
-    if (row.spread.at("throughput").n > 1) return true;
+    if (row.spread("throughput").n > 1) return true;
   }
   return false;
 }
@@ -69,10 +69,10 @@ std::string plot_data(const ExperimentResult& r) {
     data += "# " + gnuplot_safe(k) + "\n";
     for (const auto& row : r.rows) {
       if (row.kernel != k) continue;
-      const auto& t = row.spread.at("throughput");
-      const auto it = row.spread.find("scaling_pct");
-      const Spread sc = it == row.spread.end() ? Spread{} : it->second;
-      const auto& ns = row.spread.at("ns_per_op");
+      const auto& t = row.spread("throughput");
+      const auto it = row.metrics.find("scaling_pct");
+      const Spread sc = it == row.metrics.end() ? Spread{} : it->second;
+      const auto& ns = row.spread("ns_per_op");
       data += fmt::format("{} {} {} {} {} {} {}\n", row.threads, t.mean, t.sd, sc.mean, sc.sd, ns.mean, ns.sd);
     }
     data += "\n\n";

@@ -164,8 +164,6 @@ std::size_t kernel_index(const ExperimentSpec& s, const std::string& k) {
   return static_cast<std::size_t>(std::find(s.kernels.begin(), s.kernels.end(), k) - s.kernels.begin());
 }
 
-bool is_rate(const std::string& metric) { return metric == "throughput"; }
-
 bool workload_is_seeded(const ExperimentSpec& spec) {
   if (spec.seeded) return true;  // an entry's parameters make it so (the loader found out)
   for (const auto& k : workload::workload_kinds()) {
@@ -174,38 +172,12 @@ bool workload_is_seeded(const ExperimentSpec& spec) {
   throw std::logic_error("workload vanished: " + spec.workload);
 }
 
-// The share of the processes' time spent in the calibrated component: the workload's user time
-// (user_time), or the kernel's private CPU work (cpu_cost_scale). It says how much of a predicted
-// number the fit supplies rather than the model.
-double calibrated_share(const workload::RunResult& r, const std::string& parameter) {
-  if (parameter.empty()) return 0;
-  double wall = 0;
-  for (const auto& p : r.processes) wall += static_cast<double>(p.wall);
-  if (wall <= 0) return 0;
-  const double part = parameter == "user_time" ? static_cast<double>(r.user) : static_cast<double>(r.compute - r.user);
-  return part / wall;
-}
-
 // The metric of one run, for the calibration fit (before rows exist).
-double metric_of(const ExperimentSpec& spec, const workload::RunResult& r, const std::string& metric) {
-  if (metric == "ns_per_op") return r.ns_per_op;
-  if (metric == "call_ns_per_op") return r.call_ns_per_op;
-  if (metric == "throughput") return r.reports_bytes ? r.bytes_per_s / 1e6 : r.ops_per_s;
-  double scale = 1.0;
-  double wall = 0, user = 0, cpu = 0;
-  std::uint64_t ops = 0;
-  for (const auto& p : r.processes) {
-    wall += sim::to_ns(p.wall) * 1e-9;
-    user += sim::to_ns(p.user) * 1e-9;
-    cpu += sim::to_ns(p.cpu_time) * 1e-9;
-    ops += p.ops;
-  }
-  const double n = static_cast<double>(r.processes.size());
-  if (spec.extrapolate_ops && ops) scale = static_cast<double>(spec.extrapolate_ops) * n / static_cast<double>(ops);
-  if (metric == "real_s") return wall / n * scale;
-  if (metric == "user_s") return user / n * scale;
-  if (metric == "sys_s") return (cpu - user) / n * scale;
-  return std::numeric_limits<double>::quiet_NaN();
+double metric_of(const ExperimentSpec& spec, const workload::RunResult& r, const std::string& metric,
+                 const std::string& calibrated = "") {
+  const MetricDef* m = find_metric(metric);
+  if (!m || !m->extract) throw std::logic_error("no per-run value for metric '" + metric + "'");
+  return metric_value(*m, {spec, r, calibrated});
 }
 
 Spread spread_of(const std::vector<double>& v) {
@@ -224,117 +196,66 @@ Spread spread_of(const std::vector<double>& v) {
   return s;
 }
 
-// One averaged metric: its name in results.csv, the row field holding its mean, how to read it
-// from one run.
-struct MetricColumn {
-  const char* name;
-  double Row::*field;
-  double (*of)(const ExperimentSpec&, const workload::RunResult&, const std::string& calibrated);
-};
+Spread aggregate(const MetricDef& m, const std::vector<double>& v) {
+  if (m.aggregate == Aggregate::kMean) return spread_of(v);
+  Spread s;
+  s.n = v.size();
+  for (double x : v) s.mean = m.aggregate == Aggregate::kSum ? s.mean + x : std::max(s.mean, x);
+  s.min = s.max = s.mean;
+  return s;
+}
 
-double seconds(sim::Picos p) { return sim::to_ns(p) * 1e-9; }
-
-const MetricColumn kColumns[] = {
-    {"throughput", &Row::throughput, [](const ExperimentSpec& s, const workload::RunResult& r, const std::string&) {
-       return metric_of(s, r, "throughput");
-     }},
-    {"ns_per_op", &Row::ns_per_op, [](const ExperimentSpec&, const workload::RunResult& r, const std::string&) {
-       return r.ns_per_op;
-     }},
-    {"op_rate", &Row::op_rate, [](const ExperimentSpec&, const workload::RunResult& r, const std::string&) {
-       return r.ops_per_s;
-     }},
-    {"atomic_rmw_per_op", &Row::atomic_rmw_per_op,
-     [](const ExperimentSpec&, const workload::RunResult& r, const std::string&) { return r.atomic_rmw_per_op; }},
-    {"cpu_utilisation", &Row::cpu_utilisation,
-     [](const ExperimentSpec&, const workload::RunResult& r, const std::string&) { return r.cpu_utilisation; }},
-    {"wall_time", &Row::wall_s, [](const ExperimentSpec&, const workload::RunResult& r, const std::string&) {
-       return seconds(r.wall);
-     }},
-    {"cpu_time", &Row::cpu_s, [](const ExperimentSpec&, const workload::RunResult& r, const std::string&) {
-       return seconds(r.cpu);
-     }},
-    {"user_time", &Row::user_s, [](const ExperimentSpec&, const workload::RunResult& r, const std::string&) {
-       return seconds(r.user);
-     }},
-    {"sys_time", &Row::sys_s, [](const ExperimentSpec&, const workload::RunResult& r, const std::string&) {
-       return seconds(r.sys);
-     }},
-    {"spin_time", &Row::spin_s, [](const ExperimentSpec&, const workload::RunResult& r, const std::string&) {
-       return seconds(r.spin);
-     }},
-    {"sleep_time", &Row::sleep_s, [](const ExperimentSpec&, const workload::RunResult& r, const std::string&) {
-       return seconds(r.sleep);
-     }},
-    {"process_real", &Row::real_s, [](const ExperimentSpec& s, const workload::RunResult& r, const std::string&) {
-       return metric_of(s, r, "real_s");
-     }},
-    {"process_user", &Row::proc_user_s, [](const ExperimentSpec& s, const workload::RunResult& r, const std::string&) {
-       return metric_of(s, r, "user_s");
-     }},
-    {"process_sys", &Row::proc_sys_s, [](const ExperimentSpec& s, const workload::RunResult& r, const std::string&) {
-       return metric_of(s, r, "sys_s");
-     }},
-    {"call_ns_per_op", &Row::call_ns_per_op, [](const ExperimentSpec&, const workload::RunResult& r, const std::string&) {
-       return r.call_ns_per_op;
-     }},
-    {"calibrated_share", &Row::calibrated_share,
-     [](const ExperimentSpec&, const workload::RunResult& r, const std::string& c) { return calibrated_share(r, c); }},
-};
+bool carried(const MetricDef& m, const std::string& calibrated) {
+  return m.carried == Carried::kAlways || !calibrated.empty();
+}
 
 std::vector<Row> reduce(const ExperimentSpec& spec, const std::vector<PointResult>& points,
                         const std::string& calibrated) {
+  const auto defs = metric_defs();
   std::vector<Row> rows;
   for (const auto& k : spec.kernels) {
     for (std::uint32_t t : spec.threads) {
       Row row;
       row.kernel = k;
       row.threads = t;
-      std::vector<std::vector<double>> values(std::size(kColumns));
+      std::vector<std::vector<double>> values(defs.size());
       for (const auto& p : points) {
         if (p.kernel != k || p.threads != t) continue;
         const auto& r = p.run;
-        for (std::size_t c = 0; c < std::size(kColumns); ++c) values[c].push_back(kColumns[c].of(spec, r, calibrated));
+        for (std::size_t c = 0; c < defs.size(); ++c) {
+          if (defs[c].extract && carried(defs[c], calibrated)) values[c].push_back(defs[c].extract({spec, r, calibrated}));
+        }
         row.throughput_unit = r.reports_bytes ? "MB/s" : r.op_unit + "/s";
         row.op_unit = r.op_unit;
-        row.smt_cores = std::max(row.smt_cores, r.smt_cores);
-        row.walk.rcu_lookups += r.walk.rcu_lookups;
-        row.walk.restarts += r.walk.restarts;
-        row.walk.nodentry += r.walk.nodentry;
-        row.walk.permission += r.walk.permission;
-        row.walk.link += r.walk.link;
-        row.walk.reval += r.walk.reval;
-        row.walk.ref_lookups += r.walk.ref_lookups;
+        row.walk += r.walk;
         if (p.repeat == 0) row.hot = r.hot;
       }
       if (values[0].empty()) continue;
-      for (std::size_t c = 0; c < std::size(kColumns); ++c) {
-        const Spread sp = spread_of(values[c]);
-        row.*kColumns[c].field = sp.mean;
-        row.spread[kColumns[c].name] = sp;
+      for (std::size_t c = 0; c < defs.size(); ++c) {
+        if (defs[c].extract && carried(defs[c], calibrated)) row.metrics[defs[c].name] = aggregate(defs[c], values[c]);
       }
       rows.push_back(std::move(row));
     }
   }
-  // Scaling against the smallest thread count of the same kernel, of the reported throughput and
-  // of operations per second (they differ when throughput counts bytes, which each process's op
+  // Scaling against the smallest thread count of the same kernel (of the reported throughput and
+  // of operations per second: they differ when throughput counts bytes, which each process's op
   // mix moves in different amounts). Each repeat is taken against the base's mean, so the spread
-  // is the throughput's, scaled.
+  // is the scaled metric's, scaled.
   for (auto& row : rows) {
     const Row* base = nullptr;
     for (const auto& other : rows) {
       if (other.kernel == row.kernel && (!base || other.threads < base->threads)) base = &other;
     }
-    auto scale = [&](const char* metric, const char* scaled, double Row::*field) {
-      const double b = base ? base->spread.at(metric).mean : 0;
-      if (b <= 0) return;
+    for (const auto& m : defs) {
+      if (m.aggregate != Aggregate::kScaling) continue;
+      const double b = base ? base->value(m.of) : 0;
+      if (b <= 0) continue;
       const double f = 100.0 * base->threads / (static_cast<double>(row.threads) * b);
-      const Spread& v = row.spread.at(metric);
-      row.*field = 100.0 * v.mean * base->threads / (static_cast<double>(row.threads) * b);
-      row.spread[scaled] = {row.*field, v.sd * f, v.min * f, v.max * f, v.n};
-    };
-    scale("throughput", "scaling_pct", &Row::scaling_pct);
-    scale("op_rate", "op_scaling_pct", &Row::op_scaling_pct);
+      const Spread& v = row.spread(m.of);
+      // The mean as 100 N0 x / (N b), the order in which results were always computed.
+      row.metrics[m.name] = {100.0 * v.mean * base->threads / (static_cast<double>(row.threads) * b), v.sd * f, v.min * f,
+                             v.max * f, v.n};
+    }
   }
   return rows;
 }
@@ -357,16 +278,18 @@ std::uint64_t point_seed(std::uint64_t seed, const std::string& label, std::uint
   return x ? x : 1;
 }
 
+double Row::value(std::string_view metric) const { return spread(metric).mean; }
+
+const Spread& Row::spread(std::string_view metric) const {
+  const auto it = metrics.find(std::string(metric));
+  if (it == metrics.end()) throw std::logic_error("row " + kernel + " x" + std::to_string(threads) + " has no metric '" +
+                                                  std::string(metric) + "'");
+  return it->second;
+}
+
 double predicted(const ExperimentResult& r, const PublishedPoint& p) {
   for (const auto& row : r.rows) {
-    if (row.kernel != p.kernel || row.threads != p.threads) continue;
-    if (p.metric == "ns_per_op") return row.ns_per_op;
-    if (p.metric == "call_ns_per_op") return row.call_ns_per_op;
-    if (p.metric == "throughput") return row.throughput;
-    if (p.metric == "scaling_pct") return row.scaling_pct;
-    if (p.metric == "real_s") return row.real_s;
-    if (p.metric == "user_s") return row.proc_user_s;
-    if (p.metric == "sys_s") return row.proc_sys_s;
+    if (row.kernel == p.kernel && row.threads == p.threads && row.has(p.metric)) return row.value(p.metric);
   }
   return std::numeric_limits<double>::quiet_NaN();
 }
@@ -413,7 +336,8 @@ ExperimentResult run_experiment(const ExperimentSpec& spec, const std::string& c
     cal.parameter = spec.calibrate->parameter;
     for (Eigen::Index i = 0; i < n; ++i) {
       const auto& p = spec.published[spec.calibrate->points[static_cast<std::size_t>(i)]];
-      auto as_time = [&](double v) { return is_rate(p.metric) ? 1.0 / v : v; };
+      const bool rate = find_metric(p.metric)->rate;
+      auto as_time = [&](double v) { return rate ? 1.0 / v : v; };
       auto mean_at = [&](std::size_t which) {  // which: 0 for x0, 1 for x1
         double sum = 0;
         for (std::uint32_t rep = 0; rep < repeats; ++rep) {

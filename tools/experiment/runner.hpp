@@ -10,9 +10,11 @@
 #include <stdexcept>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tools/experiment/experiment_spec.hpp"
+#include "tools/experiment/metrics.hpp"
 
 namespace walksim::experiment {
 
@@ -33,31 +35,23 @@ struct Spread {
   bool disagrees(double pct = 10.0) const { return n > 1 && mean != 0 && (max - min) / std::abs(mean) * 100.0 > pct; }
 };
 
-// The metrics of one (kernel, threads), averaged over repeats.
+// The metrics of one (kernel, threads) over its repeats.
 struct Row {
   std::string kernel;
   std::uint32_t threads = 0;
-  double throughput = 0;       // ops/s, or MB/s when the workload reports bytes
-  std::string throughput_unit;
-  double ns_per_op = 0;
-  double call_ns_per_op = 0;   // ns_per_op less the user time per operation: the time in its calls
-  double scaling_pct = 0;      // throughput(N) / (N * throughput(1)), against the smallest thread count
+  std::string throughput_unit;  // MB/s when the workload reports bytes, else "<op_unit>/s"
   std::string op_unit;
-  double op_rate = 0;          // operations per second (the same as throughput unless it counts bytes)
-  double op_scaling_pct = 0;   // scaling of op_rate
-  std::uint32_t smt_cores = 0;  // cores running more than one of the row's processes
-  // The share of the processes' time spent in the declared calibration's parameter (0 without one).
-  double calibrated_share = 0;
-  // Every averaged metric over the repeats, by its name in results.csv (n = 1 and sd = 0 when the
-  // workload cannot depend on the seed: see ExperimentResult::seeded).
-  std::map<std::string, Spread> spread;
-  double atomic_rmw_per_op = 0;
-  double cpu_utilisation = 0;
-  double wall_s = 0, cpu_s = 0, user_s = 0, sys_s = 0, spin_s = 0, sleep_s = 0;
-  // One process's real/user/sys, extrapolated to `extrapolate_to_ops` when the experiment asks.
-  double real_s = 0, proc_user_s = 0, proc_sys_s = 0;
-  kernel::WalkStats walk;
+  // Every metric of metric_defs() the row carries, by its name: the mean over the repeats (the
+  // sum or the largest for counts, as the table says) and its spread. Counts of one repeat or of
+  // a workload that cannot depend on its seed have n = 1 and sd = 0.
+  std::map<std::string, Spread> metrics;
+  kernel::WalkStats walk;              // summed over the repeats
   std::vector<workload::HotLine> hot;  // of the first repeat
+
+  // The value of a metric the row carries (std::logic_error for one it does not).
+  double value(std::string_view metric) const;
+  const Spread& spread(std::string_view metric) const;
+  bool has(std::string_view metric) const { return metrics.find(std::string(metric)) != metrics.end(); }
 };
 
 struct CalibrationResult {

@@ -34,8 +34,8 @@ TEST(Runner, APointsResultDoesNotDependOnTheOtherKernelsInTheList) {
   alone.kernel_options = {spec.kernel_options[1]};
   const auto one = run_experiment(alone, kRoot, 2);
   for (std::uint32_t t : {1u, 4u}) {
-    EXPECT_EQ(row(both, "linux-2.6.38", t).throughput, row(one, "linux-2.6.38", t).throughput) << t;
-    EXPECT_EQ(row(both, "linux-2.6.38", t).ns_per_op, row(one, "linux-2.6.38", t).ns_per_op) << t;
+    EXPECT_EQ(row(both, "linux-2.6.38", t).value("throughput"), row(one, "linux-2.6.38", t).value("throughput")) << t;
+    EXPECT_EQ(row(both, "linux-2.6.38", t).value("ns_per_op"), row(one, "linux-2.6.38", t).value("ns_per_op")) << t;
   }
   EXPECT_EQ(point_seed(1, "a", 4, 0), point_seed(1, "a", 4, 0));
   EXPECT_NE(point_seed(1, "a", 4, 0), point_seed(1, "b", 4, 0));
@@ -57,10 +57,10 @@ TEST(Runner, EveryRepeatIsKeptAndEachRowCarriesTheirMeanSpreadAndExtremes) {
     const double mean = (v[0] + v[1] + v[2]) / 3;
     double ss = 0;
     for (double y : v) ss += (y - mean) * (y - mean);
-    const Spread& s = x.spread.at("throughput");
+    const Spread& s = x.spread("throughput");
     EXPECT_EQ(s.n, 3u);
     EXPECT_NEAR(s.mean, mean, 1e-9 * mean);
-    EXPECT_NEAR(x.throughput, mean, 1e-9 * mean);
+    EXPECT_NEAR(x.value("throughput"), mean, 1e-9 * mean);
     EXPECT_NEAR(s.sd, std::sqrt(ss / 2), 1e-9 * mean);
     EXPECT_EQ(s.min, *std::min_element(v.begin(), v.end()));
     EXPECT_EQ(s.max, *std::max_element(v.begin(), v.end()));
@@ -76,7 +76,7 @@ TEST(Runner, AWorkloadThatIgnoresTheSeedRunsEachPointOnce) {
   const auto r = run_experiment(spec, kRoot, 2);
   EXPECT_FALSE(r.seeded);
   EXPECT_EQ(r.points.size(), spec.kernels.size() * spec.threads.size());
-  for (const auto& x : r.rows) EXPECT_EQ(x.spread.at("throughput").sd, 0);
+  for (const auto& x : r.rows) EXPECT_EQ(x.spread("throughput").sd, 0);
 }
 
 TEST(Runner, AnErrorInAPointOnAnyWorkerReachesTheCallerNamedWithItsPoint) {
@@ -105,8 +105,8 @@ TEST(Runner, AByteRateAlsoGetsTheScalingOfItsOperationsPerSecond) {
     const Row& one = row(r, k, 1);
     const Row& four = row(r, k, 4);
     EXPECT_EQ(four.throughput_unit, "MB/s");
-    EXPECT_NEAR(four.op_scaling_pct, 100.0 * four.op_rate / (4 * one.op_rate), 1e-9);
-    EXPECT_NE(four.op_rate, four.throughput);
+    EXPECT_NEAR(four.value("op_scaling_pct"), 100.0 * four.value("op_rate") / (4 * one.value("op_rate")), 1e-9);
+    EXPECT_NE(four.value("op_rate"), four.value("throughput"));
   }
 }
 
@@ -125,7 +125,7 @@ TEST(Runner, TheCalibratedShareIsThePartOfThePointsTimeSpentInTheFittedParameter
   const double want = static_cast<double>(run.compute - run.user) / wall;
   EXPECT_GT(want, 0.2);
   EXPECT_LT(want, 1.0);
-  EXPECT_DOUBLE_EQ(r.rows[0].calibrated_share, want);
+  EXPECT_DOUBLE_EQ(r.rows[0].value("calibrated_share"), want);
 }
 
 }  // namespace

@@ -19,16 +19,6 @@ const Row* row_of(const ExperimentResult& r, const PublishedPoint& p) {
   return nullptr;
 }
 
-// The spread of the predicted metric over the repeats.
-double sd_of(const Row& row, const std::string& metric) {
-  static const std::map<std::string, std::string> kNames{{"ns_per_op", "ns_per_op"},   {"throughput", "throughput"},
-                                                         {"scaling_pct", "scaling_pct"}, {"real_s", "process_real"},
-                                                         {"user_s", "process_user"},     {"sys_s", "process_sys"},
-                                                         {"call_ns_per_op", "call_ns_per_op"}};
-  const auto it = row.spread.find(kNames.at(metric));
-  return it == row.spread.end() ? 0 : it->second.sd;
-}
-
 // A path as the repository names it (never the host's absolute path).
 std::string relative(const std::string& file, const std::string& base) {
   namespace fs = std::filesystem;
@@ -76,11 +66,11 @@ ValidationReport run_validation(const std::vector<std::string>& files, const std
       row.published = p.value;
       row.predicted = predicted(res, p);
       if (const Row* r = row_of(res, p)) {
-        row.predicted_sd = sd_of(*r, p.metric);
-        row.repeats = r->spread.at("throughput").n;
+        if (r->has(p.metric)) row.predicted_sd = r->spread(p.metric).sd;
+        row.repeats = r->spread("throughput").n;
         if (res.calibration) {
           row.calibrated_parameter = res.calibration->parameter;
-          row.calibrated_share = r->calibrated_share;
+          row.calibrated_share = r->value("calibrated_share");
         }
       }
       row.unit = p.unit;

@@ -65,12 +65,6 @@ std::string pm(const Spread& s, bool seeded) {
   return fmt::format("±{:.1f}%", 100.0 * s.sd / std::abs(s.mean));
 }
 
-nlohmann::json walk_json(const kernel::WalkStats& w) {
-  return {{"rcu_lookups", w.rcu_lookups}, {"ref_lookups", w.ref_lookups}, {"restart", w.restarts},
-          {"nodentry", w.nodentry},       {"permission", w.permission},   {"link", w.link},
-          {"reval", w.reval}};
-}
-
 std::string hot_name(const workload::HotLine& h) {
   return h.object + ", line " + std::to_string(h.index) + (h.fields.empty() ? "" : ": " + h.fields);
 }
@@ -89,19 +83,20 @@ void print_summary(const ExperimentResult& r, std::ostream& out) {
              "throughput", "±", "unit", "ns/op", "scaling%", "RMW/op", "cpu%", "wall s", "cpu s");
   bool any_disagree = false, any_smt = false, any_bytes_over = false;
   for (const auto& row : r.rows) {
-    const Spread& t = row.spread.at("throughput");
+    const Spread& t = row.spread("throughput");
     const bool disagree = t.disagrees();
-    const bool bytes_over = row.throughput_unit == "MB/s" && row.scaling_pct > 100.0 + 0.5;
+    const bool bytes_over = row.throughput_unit == "MB/s" && row.value("scaling_pct") > 100.0 + 0.5;
     any_disagree |= disagree;
-    any_smt |= row.smt_cores > 0;
+    any_smt |= row.value("smt_cores") > 0;
     any_bytes_over |= bytes_over;
     std::string flags;
     if (disagree) flags += " !";
-    if (row.smt_cores) flags += " S";
+    if (row.value("smt_cores") > 0) flags += " S";
     if (bytes_over) flags += " b";
     fmt::print(out, "{:<24} {:>7} {:>12} {:>7} {:<10} {:>10.1f} {:>9.1f} {:>9.2f} {:>6.0f} {:>10.4g} {:>10.4g}{}\n",
-               row.kernel, row.threads, si(row.throughput), pm(t, r.seeded), row.throughput_unit, row.ns_per_op,
-               row.scaling_pct, row.atomic_rmw_per_op, 100 * row.cpu_utilisation, row.wall_s, row.cpu_s, flags);
+               row.kernel, row.threads, si(t.mean), pm(t, r.seeded), row.throughput_unit, row.value("ns_per_op"),
+               row.value("scaling_pct"), row.value("atomic_rmw_per_op"), 100 * row.value("cpu_utilisation"),
+               row.value("wall_s"), row.value("cpu_s"), flags);
   }
   if (!r.seeded) {
     fmt::print(out, "± is 0: {} never draws a random number, so every point is exact for the model in one run{}\n",
@@ -126,8 +121,8 @@ void print_summary(const ExperimentResult& r, std::ostream& out) {
     fmt::print(out, "b  scaling above 100% of a throughput in MB/s: each process's operation mix moves different "
                     "bytes; per operation it is");
     for (const auto& row : r.rows) {
-      if (row.throughput_unit == "MB/s" && row.scaling_pct > 100.5) {
-        fmt::print(out, " {} x{} {:.1f}%", row.kernel, row.threads, row.op_scaling_pct);
+      if (row.throughput_unit == "MB/s" && row.value("scaling_pct") > 100.5) {
+        fmt::print(out, " {} x{} {:.1f}%", row.kernel, row.threads, row.value("op_scaling_pct"));
       }
     }
     fmt::print(out, " (op_scaling_pct in results.csv)\n");
@@ -136,8 +131,8 @@ void print_summary(const ExperimentResult& r, std::ostream& out) {
     fmt::print(out, "\none process, extrapolated to {} operations (time(1) columns):\n", s.extrapolate_ops);
     fmt::print(out, "{:<24} {:>7} {:>10} {:>10} {:>10}\n", "kernel", "threads", "real s", "user s", "sys s");
     for (const auto& row : r.rows) {
-      fmt::print(out, "{:<24} {:>7} {:>10.3f} {:>10.3f} {:>10.3f}\n", row.kernel, row.threads, row.real_s,
-                 row.proc_user_s, row.proc_sys_s);
+      fmt::print(out, "{:<24} {:>7} {:>10.3f} {:>10.3f} {:>10.3f}\n", row.kernel, row.threads,
+                 row.value("process_real_s"), row.value("process_user_s"), row.value("process_sys_s"));
     }
   }
   // Why it does or does not scale: the hottest lines at the largest thread count of each kernel.
@@ -219,33 +214,21 @@ nlohmann::json results_json(const ExperimentResult& r, const std::string& versio
   for (const auto& row : r.rows) {
     nlohmann::json x{{"kernel", row.kernel},
                      {"threads", row.threads},
-                     {"throughput", row.throughput},
                      {"throughput_unit", row.throughput_unit},
-                     {"ns_per_op", row.ns_per_op},
-                     {"call_ns_per_op", row.call_ns_per_op},
-                     {"scaling_pct", row.scaling_pct},
-                     {"atomic_rmw_per_op", row.atomic_rmw_per_op},
-                     {"cpu_utilisation", row.cpu_utilisation},
-                     {"wall_s", row.wall_s},
-                     {"cpu_s", row.cpu_s},
-                     {"user_s", row.user_s},
-                     {"sys_s", row.sys_s},
-                     {"spin_s", row.spin_s},
-                     {"sleep_s", row.sleep_s},
-                     {"process_real_s", row.real_s},
-                     {"process_user_s", row.proc_user_s},
-                     {"process_sys_s", row.proc_sys_s},
-                     {"op_rate", row.op_rate},
                      {"op_unit", row.op_unit},
-                     {"op_scaling_pct", row.op_scaling_pct},
-                     {"smt_cores", row.smt_cores},
-                     {"repeats_disagree", row.spread.at("throughput").disagrees()},
-                     {"fallbacks", walk_json(row.walk)}};
-    if (r.calibration) x["calibrated_share"] = row.calibrated_share;
+                     {"repeats_disagree", row.spread("throughput").disagrees()}};
     nlohmann::json sp;
-    for (const auto& [name, v] : row.spread) {
-      if (name != "calibrated_share" || r.calibration) sp[name] = spread_json(v);
+    for (const auto& m : metric_defs()) {
+      const auto it = row.metrics.find(m.name);
+      if (it == row.metrics.end()) continue;
+      if (m.aggregate == Aggregate::kSum || m.aggregate == Aggregate::kMax) {
+        x[m.name] = static_cast<std::uint64_t>(std::llround(it->second.mean));  // a count
+      } else {
+        x[m.name] = it->second.mean;
+        sp[m.name] = spread_json(it->second);
+      }
     }
+    for (const auto& f : kernel::kWalkStatsFields) x[f.name] = row.walk.*f.value;
     x["spread"] = sp;
     x["hot_lines"] = nlohmann::json::array();
     for (const auto& h : row.hot) {
@@ -302,40 +285,18 @@ std::string write_outputs(const ExperimentResult& r, const OutputDir& dir, const
   write_checked(dir.file("meta.json"), meta.dump(2) + "\n");
   // results.csv: long format, a metric per line with its spread over the repeats.
   std::string csv = "kernel,threads,metric,value,unit,sd,min,max,n\n";
-  auto add = [&](const Row& row, const char* metric, double v, const std::string& unit) {
-    const auto it = row.spread.find(metric);
-    const std::string spread =
-        it == row.spread.end() ? ",,," : fmt::format("{},{},{},{}", it->second.sd, it->second.min, it->second.max, it->second.n);
-    csv += fmt::format("{},{},{},{},{},{}\n", csv_field(row.kernel), row.threads, metric, v, csv_field(unit), spread);
-  };
   for (const auto& row : r.rows) {
-    add(row, "throughput", row.throughput, row.throughput_unit);
-    add(row, "ns_per_op", row.ns_per_op, "ns");
-    add(row, "call_ns_per_op", row.call_ns_per_op, "ns");
-    add(row, "scaling_pct", row.scaling_pct, "%");
-    add(row, "op_rate", row.op_rate, row.op_unit + "/s");
-    add(row, "op_scaling_pct", row.op_scaling_pct, "%");
-    add(row, "atomic_rmw_per_op", row.atomic_rmw_per_op, "count");
-    add(row, "cpu_utilisation", row.cpu_utilisation, "fraction");
-    add(row, "wall_time", row.wall_s, "s");
-    add(row, "cpu_time", row.cpu_s, "s");
-    add(row, "user_time", row.user_s, "s");
-    add(row, "sys_time", row.sys_s, "s");
-    add(row, "spin_time", row.spin_s, "s");
-    add(row, "sleep_time", row.sleep_s, "s");
-    if (r.spec.extrapolate_ops) {
-      add(row, "process_real", row.real_s, "s");
-      add(row, "process_user", row.proc_user_s, "s");
-      add(row, "process_sys", row.proc_sys_s, "s");
+    auto add = [&](const char* metric, double v, const std::string& unit, const Spread* sp) {
+      const std::string spread = sp ? fmt::format("{},{},{},{}", sp->sd, sp->min, sp->max, sp->n) : ",,,";
+      csv += fmt::format("{},{},{},{},{},{}\n", csv_field(row.kernel), row.threads, metric, v, csv_field(unit), spread);
+    };
+    for (const auto& m : metric_defs()) {
+      const auto it = row.metrics.find(m.name);
+      if (it == row.metrics.end()) continue;
+      const bool has_spread = m.aggregate == Aggregate::kMean || m.aggregate == Aggregate::kScaling;
+      add(m.name, it->second.mean, unit_text(m.unit, row.throughput_unit, row.op_unit), has_spread ? &it->second : nullptr);
     }
-    if (r.calibration) add(row, "calibrated_share", row.calibrated_share, "fraction");
-    add(row, "smt_cores", row.smt_cores, "count");
-    add(row, "rcu_lookups", static_cast<double>(row.walk.rcu_lookups), "count");
-    add(row, "fallback_restart", static_cast<double>(row.walk.restarts), "count");
-    add(row, "fallback_nodentry", static_cast<double>(row.walk.nodentry), "count");
-    add(row, "fallback_permission", static_cast<double>(row.walk.permission), "count");
-    add(row, "fallback_link", static_cast<double>(row.walk.link), "count");
-    add(row, "fallback_reval", static_cast<double>(row.walk.reval), "count");
+    for (const auto& f : kernel::kWalkStatsFields) add(f.name, static_cast<double>(row.walk.*f.value), "count", nullptr);
   }
   write_checked(dir.file("results.csv"), csv);
   // hotlines.csv

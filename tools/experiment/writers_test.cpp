@@ -142,12 +142,41 @@ TEST(Writers, AFailingGnuplotSkipsThePlotsAndSaysSo) {
   EXPECT_NE(read(fs::path(out.tmp()) / "gnuplot.log").find("no font"), std::string::npos);
 }
 
+// One name per quantity: every metric of the table that a row carries is in results.json's row
+// under its name, in its spread when it has one, and in results.csv's metric column.
+TEST(Writers, EveryMetricOfTheTableReachesResultsJsonAndResultsCsvUnderItsName) {
+  const auto r = small_result("k");
+  const auto j = results_json(r, "t");
+  TempDir tmp;
+  OutputDir dir(tmp.path.string(), false);
+  write_outputs(r, dir, "t", "test");
+  const std::string csv = read(fs::path(dir.tmp()) / "results.csv");
+  std::size_t carried = 0;
+  for (const auto& m : metric_defs()) {
+    if (m.carried != Carried::kAlways) {
+      EXPECT_FALSE(j["rows"][0].contains(m.name)) << m.name << " without a calibration";
+      continue;
+    }
+    ++carried;
+    EXPECT_TRUE(j["rows"][0].contains(m.name)) << m.name;
+    if (m.aggregate == Aggregate::kMean) {
+      EXPECT_TRUE(j["rows"][0]["spread"].contains(m.name)) << m.name;
+    }
+    EXPECT_NE(csv.find(std::string(",") + m.name + ","), std::string::npos) << m.name;
+  }
+  EXPECT_GE(carried, 20u);
+  for (const auto& f : kernel::kWalkStatsFields) {
+    EXPECT_TRUE(j["rows"][0].contains(f.name)) << f.name;
+    EXPECT_NE(csv.find(std::string(",") + f.name + ","), std::string::npos) << f.name;
+  }
+}
+
 TEST(Writers, ANegativeOrNonFiniteNumberNeverReachesResultsJson) {
   ExperimentResult r = small_result("k");
-  r.rows[0].cpu_s = -8.4e6;  // what an overflowed time gave before the checks
+  r.rows[0].metrics["cpu_s"].mean = -8.4e6;  // what an overflowed time gave before the checks
   EXPECT_THROW(results_json(r, "test"), std::logic_error);
   r = small_result("k");
-  r.rows[0].ns_per_op = std::numeric_limits<double>::quiet_NaN();
+  r.rows[0].metrics["ns_per_op"].mean = std::numeric_limits<double>::quiet_NaN();
   EXPECT_THROW(results_json(r, "test"), std::logic_error);
 }
 
@@ -164,8 +193,8 @@ TEST(Writers, AByteScalingAbove100PercentIsMarkedWithItsPerOperationScaling) {
   for (auto& x : r.rows) {
     x.throughput_unit = "MB/s";
     if (x.threads == 2) {
-      x.scaling_pct = 111.5;
-      x.op_scaling_pct = 99.2;
+      x.metrics["scaling_pct"].mean = 111.5;
+      x.metrics["op_scaling_pct"].mean = 99.2;
     }
   }
   std::ostringstream out;
@@ -176,7 +205,7 @@ TEST(Writers, AByteScalingAbove100PercentIsMarkedWithItsPerOperationScaling) {
 
 TEST(Writers, SmtPointsAreMarked) {
   ExperimentResult r = small_result("k");
-  r.rows.back().smt_cores = 4;
+  r.rows.back().metrics["smt_cores"].mean = 4;
   std::ostringstream out;
   print_summary(r, out);
   EXPECT_NE(out.str().find(" S\n"), std::string::npos) << out.str();

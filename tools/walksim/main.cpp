@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
   cli::add_run_command(app, global);
   cli::add_validate_command(app, global);
   cli::add_bench_command(app, global);
+  cli::add_registry_commands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -11,6 +11,8 @@ struct GlobalOptions;
 void add_run_command(CLI::App& app, const GlobalOptions& global);
 void add_validate_command(CLI::App& app, const GlobalOptions& global);
 void add_bench_command(CLI::App& app, const GlobalOptions& global);
+// walksim metrics | workloads | locks (registry_command.cpp).
+void add_registry_commands(CLI::App& app);
 
 // `validate --strict` found a figure outside its tolerance: exit code 1 (the report is printed).
 struct StrictFailure : std::runtime_error {
