@@ -8,6 +8,8 @@
 #include "models/kernel/kernel_check.hpp"
 #include "models/kernel/object_fields.hpp"
 
+#include "models/sync/sync_registry.hpp"
+
 namespace walksim::kernel {
 namespace {
 
@@ -39,7 +41,8 @@ void read_locking(const Node& root, KernelSpec& k) {
   k.want_write = choice<WantWrite>(l, "mnt_want_write", {{"none", WantWrite::kNone},
                                                          {"mount-spinlock", WantWrite::kMountSpinlock},
                                                          {"percpu-counter", WantWrite::kPercpuCounter}});
-  k.spinlock = choice<SpinlockKind>(l, "spinlock", {{"test-and-set", SpinlockKind::kTestAndSet}, {"ticket", SpinlockKind::kTicket}, {"queued", SpinlockKind::kQueued}});
+  const std::vector<std::string> spinlocks = sync::sync_kind_names(sync::SyncRole::kSpinlock);
+  k.spinlock = spinlocks[l.child("spinlock").as_choice(spinlocks)];
   k.inode_free = choice<InodeFree>(l, "inode_free", {{"immediate", InodeFree::kImmediate}, {"rcu", InodeFree::kRcu}});
   k.rename_seqlock_in_lookup = l.child("rename_seqlock_in_lookup").as_bool();
   if (k.d_count == DCount::kAtomic && !k.dcache_lock) {

@@ -86,5 +86,37 @@ TEST(KernelLoader, ALayoutMissingAFieldTheVariantUsesIsCaughtAtLoad) {
   EXPECT_NE(e.message().find("'d_lock'"), std::string::npos) << e.what();
 }
 
+// A variant's spinlock_t is any kind of the sync registry that spins; the same registry is the
+// only vocabulary (the valid kinds are listed from it).
+TEST(KernelLoader, TheSpinlockIsASpinningKindOfTheSyncRegistry) {
+  const auto e = error_of(testdata("bad-spinlock.yaml"));
+  EXPECT_EQ(e.key_path(), "locking.spinlock");
+  EXPECT_NE(e.message().find("unknown value 'rwlock'"), std::string::npos) << e.what();
+  for (const char* kind : {"'ticket'", "'tas'", "'queued'", "'mcs'", "'clh'"}) {
+    EXPECT_NE(e.message().find(kind), std::string::npos) << kind << ": " << e.what();
+  }
+  EXPECT_EQ(load_kernel("linux-2.6.20", testing::kernel_dirs()).spinlock, "tas");
+  EXPECT_EQ(load_kernel("linux-6.x", testing::kernel_dirs()).spinlock, "queued");
+}
+
+// What if 2.6.35's d_lock were an MCS lock: the acquisition swaps into the tail after
+// initialising the CPU's own queue node of that lock, where the ticket lock does one xadd.
+TEST(KernelLoader, AWhatIfSpinlockKindChangesWhatEveryLockOperationExecutes) {
+  machine::Machine m(machine::load_machine("barcelona-2s8c", testing::machine_dirs()));
+  KernelSpec k = load_kernel("linux-2.6.35", testing::kernel_dirs());
+  TraceRequest req;
+  req.syscall = "stat ./file";
+  auto d_lock_ops = [&](const KernelSpec& spec) {
+    std::vector<std::string> ops;
+    for (const auto& op : trace_syscall(m, spec, req).ops) {
+      if (op.kop == "spin_lock" && op.object.find("dentry 'file'") != std::string::npos) ops.push_back(op.op + " " + op.object);
+    }
+    return ops;
+  };
+  EXPECT_EQ(d_lock_ops(k), std::vector<std::string>{"rmw-xadd dentry 'file'"});
+  k.spinlock = "mcs";
+  EXPECT_EQ(d_lock_ops(k), (std::vector<std::string>{"store cpu 0 mcs node of dentry 'file'", "rmw-xchg dentry 'file'"}));
+}
+
 }  // namespace
 }  // namespace walksim::kernel

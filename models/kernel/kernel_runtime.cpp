@@ -29,39 +29,41 @@ KernelRuntime::KernelRuntime(Vfs& vfs, KernelOptions opts, sim::Picos mutex_wake
 
 KernelRuntime::~KernelRuntime() = default;
 
-// The lines and settings of a lock whose algorithm the lock-hold chose (bench_args.hpp). Queue
-// locks get node lines of their own, one per CPU on that CPU's node: a CPU's node stays queued from
-// its acquire to its release, so locks that may be held together cannot share nodes.
-void KernelRuntime::add_lock_lines(const KOp& k, std::vector<LineId>& lines, sync::SyncConfig& cfg) {
+// The lines of a lock of `kind` whose word is on k.line, as the kind declares them: further shared
+// lines allocated with the lock (a CLH lock's initial node), then one line per CPU, either the
+// lock's own (homed on that CPU's node: a CPU's node stays queued from its acquire to its release,
+// so locks that may be held together cannot share them), the CPU's queue node shared by every lock
+// of the kind (qspinlock), or the CPU's task state (sleeping locks).
+std::vector<LineId> KernelRuntime::lock_lines(const sync::SyncKind& kind, const KOp& k) {
   auto& mem = vfs_.memory();
   const auto& m = mem.machine();
+  std::vector<LineId> lines{k.line};
   const auto& lock_line = mem.line(k.line);
   const std::optional<machine::NodeId> home =
       lock_line.home_assigned ? std::optional<machine::NodeId>(lock_line.home) : std::nullopt;
   const std::string owner = vfs_.label(k.line).object;
-  const auto per_cpu_nodes = [&](const char* what) {
-    for (CpuId c = 0; c < m.cpus(); ++c) {
-      lines.push_back(mem.add_line(m.node_of(m.core_of(c))));
-      vfs_.set_label(lines.back(), {"cpu " + std::to_string(c) + " " + what + " of " + owner, 0, "qnode", false});
-    }
-  };
-  cfg.cycle = m.cycle();
-  switch (k.lock) {
-    case LockAlgorithm::kMcs:
-      per_cpu_nodes("mcs node");
+  const std::string name(kind.name);
+  for (std::uint32_t i = 1; i < kind.lines.shared; ++i) {
+    lines.push_back(mem.add_line(home));
+    vfs_.set_label(lines.back(), {name + " " + kind.lines.extra_label + " of " + owner, 0, "qnode", true});
+  }
+  switch (kind.lines.per_cpu) {
+    case sync::PerCpuLines::kNone:
       break;
-    case LockAlgorithm::kClh:
-      lines.push_back(mem.add_line(home));  // the lock's own initial node, allocated with it
-      vfs_.set_label(lines.back(), {"clh initial node of " + owner, 0, "qnode", true});
-      per_cpu_nodes("clh node");
+    case sync::PerCpuLines::kOwn:
+      for (CpuId c = 0; c < m.cpus(); ++c) {
+        lines.push_back(mem.add_line(m.node_of(m.core_of(c))));
+        vfs_.set_label(lines.back(), {"cpu " + std::to_string(c) + " " + name + " node of " + owner, 0, "qnode", false});
+      }
       break;
-    case LockAlgorithm::kMutex:
+    case sync::PerCpuLines::kCpuQnodes:
+      lines.insert(lines.end(), qnode_lines_.begin(), qnode_lines_.end());
+      break;
+    case sync::PerCpuLines::kTaskStates:
       lines.insert(lines.end(), task_lines_.begin(), task_lines_.end());
-      cfg.wakeup_latency = mutex_wakeup_;
-      break;
-    default:
       break;
   }
+  return lines;
 }
 
 sync::SyncPrimitive& KernelRuntime::primitive(const KOp& k) {
@@ -76,11 +78,10 @@ sync::SyncPrimitive& KernelRuntime::primitive(const KOp& k) {
   sync::SyncConfig cfg;
   cfg.cpus = vfs_.machine().cpus();
   cfg.word = word;
-  std::vector<LineId> lines{line};
   std::string_view name;
   if (k.lock != LockAlgorithm::kKernel && (kind == KOpKind::kSpinLock || kind == KOpKind::kSpinUnlock)) {
-    name = sync_kind(k.lock);
-    add_lock_lines(k, lines, cfg);
+    name = sync_kind(k.lock);  // the lock-hold's own algorithm (lock-loop)
+    cfg.cycle = vfs_.machine().cycle();
   } else {
     switch (kind) {
       case KOpKind::kLockrefGet:
@@ -90,16 +91,8 @@ sync::SyncPrimitive& KernelRuntime::primitive(const KOp& k) {
         break;
       case KOpKind::kSpinLock:
       case KOpKind::kSpinUnlock:
-        if (k.field == "d_lockref") {  // spin_lock(&dentry->d_lock): the lock inside the lockref
-          name = "lockref";
-        } else if (spec.spinlock == SpinlockKind::kTicket) {
-          name = "ticket";
-        } else if (spec.spinlock == SpinlockKind::kTestAndSet) {
-          name = "tas";
-        } else {
-          name = "queued";
-          lines.insert(lines.end(), qnode_lines_.begin(), qnode_lines_.end());
-        }
+        // spin_lock(&dentry->d_lock) where d_lock is the lock inside the lockref
+        name = k.field == "d_lockref" ? std::string_view("lockref") : std::string_view(spec.spinlock);
         break;
       case KOpKind::kReadLock:
       case KOpKind::kReadUnlock:
@@ -108,13 +101,14 @@ sync::SyncPrimitive& KernelRuntime::primitive(const KOp& k) {
       case KOpKind::kMutexLock:
       case KOpKind::kMutexUnlock:
         name = "mutex";
-        lines.insert(lines.end(), task_lines_.begin(), task_lines_.end());
-        cfg.wakeup_latency = mutex_wakeup_;
         break;
       default:
         throw std::logic_error("not a lock operation");
     }
   }
+  const sync::SyncKind& sk = sync::find_sync_kind(name);
+  if (sk.role == sync::SyncRole::kSleeping) cfg.wakeup_latency = mutex_wakeup_;
+  const std::vector<LineId> lines = lock_lines(sk, k);
   cfg.lines = lines;
   auto made = sync::make_sync(name, cfg);
   auto& ref = *made;

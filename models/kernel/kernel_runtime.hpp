@@ -42,7 +42,7 @@ class KernelRuntime {
   sync::SyncPrimitive& primitive(const KOp& k);
 
  private:
-  void add_lock_lines(const KOp& k, std::vector<LineId>& lines, sync::SyncConfig& cfg);
+  std::vector<LineId> lock_lines(const sync::SyncKind& kind, const KOp& k);
 
   Vfs& vfs_;
   SyscallExpander expander_;

@@ -36,7 +36,6 @@ enum class WantWrite : std::uint8_t {
   kMountSpinlock,  // the 2007 posting: one mount-wide spinlock per mnt_want_write / mnt_drop_write
   kPercpuCounter,  // 2.6.29+: this CPU's counter, a full fence, a load of mnt_flags
 };
-enum class SpinlockKind : std::uint8_t { kTestAndSet /* to 2.6.24 */, kTicket /* 2.6.25+ */, kQueued /* 4.2+ */ };
 enum class InodeFree : std::uint8_t { kImmediate, kRcu };
 
 // Fields of one object type by 64-byte line: lines[i] lists the fields on line i. On machines
@@ -91,7 +90,9 @@ struct KernelSpec {
   FilesList files_list = FilesList::kGlobalLock;
   InodeLock inode_lock = InodeLock::kGlobal;
   WantWrite want_write = WantWrite::kPercpuCounter;
-  SpinlockKind spinlock = SpinlockKind::kTicket;
+  // The sync kind (models/sync/sync_registry.cpp) of the variant's spinlock_t: tas to 2.6.24,
+  // ticket from 2.6.25, queued from 4.2; any kind with the spinlock role is a what-if.
+  std::string spinlock = "ticket";
   InodeFree inode_free = InodeFree::kImmediate;
   bool rename_seqlock_in_lookup = false;  // d_lookup reads rename_lock (2.6.38 __lookup_hash)
 

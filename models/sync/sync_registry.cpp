@@ -1,7 +1,6 @@
 // The table of primitives: one line each.
 #include "models/sync/sync_registry.hpp"
 
-#include <array>
 #include <stdexcept>
 #include <string>
 
@@ -31,84 +30,102 @@ using Ptr = std::unique_ptr<SyncPrimitive>;
 std::span<const LineId> per_cpu(const SyncConfig& c, std::size_t first) { return c.lines.subspan(first); }
 SyncWord first(const SyncConfig& c) { return {c.lines[0], c.word}; }
 
-const std::array<SyncKind, 18> kKinds{{
+const SyncKind kKinds[] = {
     {"ticket",
      "x86 ticket spinlock: xadd, spin on the shared word, plain-store release",
-     {1, false},
+     SyncRole::kSpinlock,
+     {1, PerCpuLines::kNone},
      [](const SyncConfig& c) -> Ptr { return std::make_unique<TicketSpinlock>(first(c)); }},
     {"ticket-backoff",
      "ticket lock of the SSYNC study (libslock, x86-64): xadd, then re-read the head after a wait proportional to the distance",
-     {1, false},
+     SyncRole::kSpinlock,
+     {1, PerCpuLines::kNone},
      [](const SyncConfig& c) -> Ptr { return std::make_unique<TicketBackoffLock>(first(c), c.cycle); }},
     {"tas",
      "x86 spinlock before 2.6.25: lock decb, spin reading until free, retry; plain-store release (unfair)",
-     {1, false},
+     SyncRole::kSpinlock,
+     {1, PerCpuLines::kNone},
      [](const SyncConfig& c) -> Ptr { return std::make_unique<TasSpinlock>(first(c)); }},
     {"tas-xchg",
      "test-and-set lock of the SSYNC study: xchg retried after a PAUSE until it returns 0; plain-store release",
-     {1, false},
+     SyncRole::kSpinlock,
+     {1, PerCpuLines::kNone},
      [](const SyncConfig& c) -> Ptr {
        return std::make_unique<TasXchgLock>(first(c), TasXchgLock::kPauseCycles * c.cycle);
      }},
     {"ttas",
      "test-and-test-and-set lock of the SSYNC study: read until free, cmpxchg, exponential back-off",
-     {1, false},
+     SyncRole::kSpinlock,
+     {1, PerCpuLines::kNone},
      [](const SyncConfig& c) -> Ptr { return std::make_unique<TtasLock>(first(c), c.cpus, c.cycle); }},
     {"mcs",
      "MCS queue lock: swap into the tail, spin on the own node; hand-off by a store to the successor's node",
-     {1, true},
+     SyncRole::kSpinlock,
+     {1, PerCpuLines::kOwn},
      [](const SyncConfig& c) -> Ptr { return std::make_unique<McsLock>(first(c), per_cpu(c, 1)); }},
     {"clh",
      "CLH queue lock: swap the own node in, spin on the predecessor's node, adopt it at release",
-     {2, true},
+     SyncRole::kSpinlock,
+     {2, PerCpuLines::kOwn, "initial node"},
      [](const SyncConfig& c) -> Ptr { return std::make_unique<ClhLock>(first(c), c.lines[1], per_cpu(c, 2)); }},
     {"queued",
      "qspinlock (MCS): cmpxchg fast path, waiters spin on their own CPU's node",
-     {1, true},
+     SyncRole::kSpinlock,
+     {1, PerCpuLines::kCpuQnodes},
      [](const SyncConfig& c) -> Ptr { return std::make_unique<QueuedSpinlock>(first(c), per_cpu(c, 1)); }},
     {"rwlock",
      "2.6.35 x86 rwlock: one RMW per read lock and per read unlock",
-     {1, false},
+     SyncRole::kOther,
+     {1, PerCpuLines::kNone},
      [](const SyncConfig& c) -> Ptr { return std::make_unique<RwLock>(first(c)); }},
     {"seqcount",
      "seqcount_t: loads-only readers, two stores per write section",
-     {1, false},
+     SyncRole::kOther,
+     {1, PerCpuLines::kNone},
      [](const SyncConfig& c) -> Ptr { return std::make_unique<Seqcount>(first(c)); }},
     {"seqlock",
      "seqlock_t: a seqcount whose writers take a spinlock in the same word",
-     {1, false},
+     SyncRole::kOther,
+     {1, PerCpuLines::kNone},
      [](const SyncConfig& c) -> Ptr { return std::make_unique<Seqlock>(first(c)); }},
     {"atomic",
      "atomic_t counter: inc, dec, dec_and_test, add_unless, dec_and_lock",
-     {1, false},
+     SyncRole::kOther,
+     {1, PerCpuLines::kNone},
      [](const SyncConfig& c) -> Ptr { return std::make_unique<AtomicCounter>(first(c), c.lock); }},
     {"percpu",
      "per-CPU counter: non-atomic add on the CPU's own line",
-     {0, true},
+     SyncRole::kOther,
+     {0, PerCpuLines::kOwn},
      [](const SyncConfig& c) -> Ptr { return std::make_unique<PercpuCounter>(per_cpu(c, 0)); }},
     {"lglock",
      "lglock: a ticket lock per CPU; local takes one, global takes all",
-     {0, true},
+     SyncRole::kOther,
+     {0, PerCpuLines::kOwn},
      [](const SyncConfig& c) -> Ptr { return std::make_unique<LgLock>(per_cpu(c, 0)); }},
     {"brlock",
      "brlock: the lglock under its 2.6.36 name (read = local, write = global)",
-     {0, true},
+     SyncRole::kOther,
+     {0, PerCpuLines::kOwn},
      [](const SyncConfig& c) -> Ptr { return std::make_unique<LgLock>(per_cpu(c, 0)); }},
     {"mutex",
      "2.6.35 sleeping mutex: one RMW fast paths, contended waiters sleep",
-     {1, true},
+     SyncRole::kSleeping,
+     {1, PerCpuLines::kTaskStates},
      [](const SyncConfig& c) -> Ptr {
        return std::make_unique<SleepingMutex>(first(c), per_cpu(c, 1), c.wakeup_latency);
      }},
     {"rcu",
      "RCU read side (no ops) and call_rcu (private cost, deferred free)",
-     {0, false},
+     SyncRole::kOther,
+     {0, PerCpuLines::kNone},
      [](const SyncConfig& c) -> Ptr { return std::make_unique<Rcu>(c.callback_cost); }},
     {"lockref",
      "lockref: count and spinlock in one word, cmpxchg loop with spinlock fallback",
-     {1, false},
+     SyncRole::kOther,
+     {1, PerCpuLines::kNone},
      [](const SyncConfig& c) -> Ptr { return std::make_unique<Lockref>(first(c)); }},
-}};
+};
 
 }  // namespace
 
@@ -122,6 +139,14 @@ const SyncKind& find_sync_kind(std::string_view name) {
   for (const auto& k : kKinds) valid += (valid.empty() ? "" : ", ") + std::string(k.name);
   throw std::invalid_argument("unknown synchronisation primitive '" + std::string(name) +
                               "'. Valid values are: " + valid);
+}
+
+std::vector<std::string> sync_kind_names(SyncRole role) {
+  std::vector<std::string> out;
+  for (const auto& k : kKinds) {
+    if (k.role == role) out.emplace_back(k.name);
+  }
+  return out;
 }
 
 std::unique_ptr<SyncPrimitive> make_sync(std::string_view name, const SyncConfig& config) {
@@ -141,7 +166,7 @@ std::vector<LineId> add_sync_lines(coherence::MemorySystem& mem, std::string_vie
   std::vector<LineId> lines;
   lines.reserve(k.lines.count(m.cpus()));
   for (std::uint32_t i = 0; i < k.lines.shared; ++i) lines.push_back(mem.add_line(home));
-  if (k.lines.per_cpu) {
+  if (k.lines.per_cpu != PerCpuLines::kNone) {
     for (CpuId c = 0; c < m.cpus(); ++c) lines.push_back(mem.add_line(m.node_of(m.core_of(c))));
   }
   return lines;

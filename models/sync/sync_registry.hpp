@@ -1,11 +1,12 @@
 // Every primitive by name, with the lines it lives on, so that a kernel variant can say
 // `spinlock: mcs` and one contract test can run against all of them. Adding a primitive is one
-// class and one line in sync_registry.cpp.
+// class and one entry in sync_registry.cpp's table (name, summary, role, lines, factory).
 #pragma once
 
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -14,11 +15,29 @@
 
 namespace walksim::sync {
 
-// The lines a primitive needs: `shared` lines first, then (if per_cpu) one line per CPU.
+// Where a kind's per-CPU lines come from: one per CPU, each homed on its CPU's node.
+enum class PerCpuLines : std::uint8_t {
+  kNone,
+  kOwn,         // the instance's own (an MCS or CLH lock's queue nodes, a per-CPU counter's slots)
+  kCpuQnodes,   // the CPU's queue node, shared by every lock of the kind (qspinlock's per-CPU
+                // mcs_nodes); add_sync_lines gives each instance its own
+  kTaskStates,  // the CPU's task state, which a sleeping lock's waiter sleeps in
+};
+
+// The lines a primitive needs: `shared` lines first (the first holds its word; further ones are
+// allocated with it and named `extra_label`), then, unless kNone, one line per CPU.
 struct SyncLines {
   std::uint32_t shared = 0;
-  bool per_cpu = false;
-  std::uint32_t count(std::uint32_t cpus) const { return shared + (per_cpu ? cpus : 0); }
+  PerCpuLines per_cpu = PerCpuLines::kNone;
+  const char* extra_label = "";  // what a shared line after the first is ("initial node")
+  std::uint32_t count(std::uint32_t cpus) const { return shared + (per_cpu != PerCpuLines::kNone ? cpus : 0); }
+};
+
+// What a kind is to a kernel variant: which `spinlock:` it may be, and whether its waiters sleep.
+enum class SyncRole : std::uint8_t {
+  kSpinlock,  // lock/unlock, waiters spin: a kernel variant's `spinlock:` or a lock-loop's `lock:`
+  kSleeping,  // lock/unlock, waiters sleep (the experiment's os.wakeup_latency applies)
+  kOther,     // reader-writer, sequence, counter and RCU kinds
 };
 
 struct SyncConfig {
@@ -35,12 +54,15 @@ struct SyncConfig {
 struct SyncKind {
   std::string_view name;
   std::string_view summary;
+  SyncRole role;
   SyncLines lines;
   std::unique_ptr<SyncPrimitive> (*make)(const SyncConfig&);
 };
 
 std::span<const SyncKind> sync_kinds();
 // Throws std::invalid_argument naming the valid kinds when `name` is unknown.
+// The names of the kinds with `role`, in table order.
+std::vector<std::string> sync_kind_names(SyncRole role);
 const SyncKind& find_sync_kind(std::string_view name);
 // Throws std::invalid_argument when the kind is unknown or config.lines has the wrong length.
 std::unique_ptr<SyncPrimitive> make_sync(std::string_view name, const SyncConfig& config);
