@@ -11,25 +11,10 @@
 
 namespace walksim::kernel {
 
-// The lock a lock-hold takes. kKernel: the kernel variant's spinlock (ticket, tas or queued), as
-// lock-hold always did; the others are the SSYNC study's algorithms.
-enum class LockAlgorithm : std::uint8_t { kKernel, kTas, kTtas, kTicket, kTicketBackoff, kMcs, kClh, kMutex };
-
-// The models/sync kind that implements each (empty for kKernel: the kernel variant decides).
-// SSYNC's TAS retries its xchg (tas-xchg); the sync kind `tas` is the kernel's pre-2.6.25 lock.
-constexpr std::string_view sync_kind(LockAlgorithm a) {
-  switch (a) {
-    case LockAlgorithm::kKernel: return "";
-    case LockAlgorithm::kTas: return "tas-xchg";
-    case LockAlgorithm::kTtas: return "ttas";
-    case LockAlgorithm::kTicket: return "ticket";
-    case LockAlgorithm::kTicketBackoff: return "ticket-backoff";
-    case LockAlgorithm::kMcs: return "mcs";
-    case LockAlgorithm::kClh: return "clh";
-    case LockAlgorithm::kMutex: return "mutex";
-  }
-  return "";
-}
+// The lock a lock-hold takes: an index into sync::sync_kinds(), or kVariantSpinlock for the kernel
+// variant's own spinlock (its locking.spinlock), as lock-hold always did.
+using SyncKindIndex = std::uint8_t;
+inline constexpr SyncKindIndex kVariantSpinlock = UINT8_MAX;
 
 // One operation of SSYNC's atomic stress test (libslock bmarks/atomic_bench.c, its throughput mode).
 enum class AtomicOp : std::uint8_t {
@@ -54,7 +39,7 @@ constexpr std::string_view atomic_op_name(AtomicOp op) {
 inline constexpr machine::LineId kNoLine = UINT32_MAX;
 
 struct BenchArgs {
-  LockAlgorithm lock = LockAlgorithm::kKernel;
+  SyncKindIndex lock = kVariantSpinlock;
   AtomicOp atomic = AtomicOp::kFai;
   std::uint8_t value = 1;          // atomic-op cas and swap: the value written (SSYNC alternates 1 and 0)
   machine::LineId line = kNoLine;  // lock-hold: the lock's line (kNoLine: the kernel's test_lock); atomic-op: the line

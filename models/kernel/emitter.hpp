@@ -59,7 +59,7 @@ class Emitter {
   // An operation on a line that belongs to no kernel object (a microbenchmark's own lines), named
   // `field` in traces; a lock KOp takes `lock` instead of the variant's spinlock kind.
   void on_line(KOpKind k, LineId line, std::string_view field, std::int64_t delta = 0,
-               LockAlgorithm lock = LockAlgorithm::kKernel) {
+               SyncKindIndex lock = kVariantSpinlock) {
     KOp op;
     op.kind = k;
     op.lock = lock;

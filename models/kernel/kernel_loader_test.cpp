@@ -92,10 +92,10 @@ TEST(KernelLoader, TheSpinlockIsASpinningKindOfTheSyncRegistry) {
   const auto e = error_of(testdata("bad-spinlock.yaml"));
   EXPECT_EQ(e.key_path(), "locking.spinlock");
   EXPECT_NE(e.message().find("unknown value 'rwlock'"), std::string::npos) << e.what();
-  for (const char* kind : {"'ticket'", "'tas'", "'queued'", "'mcs'", "'clh'"}) {
+  for (const char* kind : {"'ticket'", "'decb'", "'tas'", "'queued'", "'mcs'", "'clh'"}) {
     EXPECT_NE(e.message().find(kind), std::string::npos) << kind << ": " << e.what();
   }
-  EXPECT_EQ(load_kernel("linux-2.6.20", testing::kernel_dirs()).spinlock, "tas");
+  EXPECT_EQ(load_kernel("linux-2.6.20", testing::kernel_dirs()).spinlock, "decb");
   EXPECT_EQ(load_kernel("linux-6.x", testing::kernel_dirs()).spinlock, "queued");
 }
 

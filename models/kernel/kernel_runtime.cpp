@@ -79,8 +79,8 @@ sync::SyncPrimitive& KernelRuntime::primitive(const KOp& k) {
   cfg.cpus = vfs_.machine().cpus();
   cfg.word = word;
   std::string_view name;
-  if (k.lock != LockAlgorithm::kKernel && (kind == KOpKind::kSpinLock || kind == KOpKind::kSpinUnlock)) {
-    name = sync_kind(k.lock);  // the lock-hold's own algorithm (lock-loop)
+  if (k.lock != kVariantSpinlock && (kind == KOpKind::kSpinLock || kind == KOpKind::kSpinUnlock)) {
+    name = sync::sync_kinds()[k.lock].name;  // the lock-hold's own kind (lock-loop)
     cfg.cycle = vfs_.machine().cycle();
   } else {
     switch (kind) {

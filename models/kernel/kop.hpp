@@ -60,7 +60,7 @@ struct LineLabel {
 
 struct KOp {
   KOpKind kind = KOpKind::kCompute;
-  LockAlgorithm lock = LockAlgorithm::kKernel;  // lock KOps: the algorithm (kKernel: the variant's spinlock)
+  SyncKindIndex lock = kVariantSpinlock;  // lock KOps: the sync kind (kVariantSpinlock: the variant's spinlock)
   LineId line = 0;
   std::uint32_t word = exec::kLineWord;  // the field's word (several fields share a line)
   std::string_view field;  // for traces; points into the layout's storage

@@ -41,12 +41,12 @@ const SyncKind kKinds[] = {
      SyncRole::kSpinlock,
      {1, PerCpuLines::kNone},
      [](const SyncConfig& c) -> Ptr { return std::make_unique<TicketBackoffLock>(first(c), c.cycle); }},
-    {"tas",
+    {"decb",
      "x86 spinlock before 2.6.25: lock decb, spin reading until free, retry; plain-store release (unfair)",
      SyncRole::kSpinlock,
      {1, PerCpuLines::kNone},
      [](const SyncConfig& c) -> Ptr { return std::make_unique<TasSpinlock>(first(c)); }},
-    {"tas-xchg",
+    {"tas",
      "test-and-set lock of the SSYNC study: xchg retried after a PAUSE until it returns 0; plain-store release",
      SyncRole::kSpinlock,
      {1, PerCpuLines::kNone},
@@ -139,6 +139,10 @@ const SyncKind& find_sync_kind(std::string_view name) {
   for (const auto& k : kKinds) valid += (valid.empty() ? "" : ", ") + std::string(k.name);
   throw std::invalid_argument("unknown synchronisation primitive '" + std::string(name) +
                               "'. Valid values are: " + valid);
+}
+
+std::uint8_t sync_kind_index(std::string_view name) {
+  return static_cast<std::uint8_t>(&find_sync_kind(name) - kKinds);
 }
 
 std::vector<std::string> sync_kind_names(SyncRole role) {

@@ -63,6 +63,8 @@ std::span<const SyncKind> sync_kinds();
 // Throws std::invalid_argument naming the valid kinds when `name` is unknown.
 // The names of the kinds with `role`, in table order.
 std::vector<std::string> sync_kind_names(SyncRole role);
+// The position of kind `name` in sync_kinds() (what a KOp stores); throws like find_sync_kind.
+std::uint8_t sync_kind_index(std::string_view name);
 const SyncKind& find_sync_kind(std::string_view name);
 // Throws std::invalid_argument when the kind is unknown or config.lines has the wrong length.
 std::unique_ptr<SyncPrimitive> make_sync(std::string_view name, const SyncConfig& config);

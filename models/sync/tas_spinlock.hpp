@@ -12,7 +12,7 @@ namespace walksim::sync {
 class TasSpinlock final : public SyncPrimitive {
  public:
   explicit TasSpinlock(SyncWord word) : word_(word) {}
-  std::string_view kind() const override { return "tas"; }
+  std::string_view kind() const override { return "decb"; }
   bool supports(SyncAction a) const override { return a == SyncAction::kAcquire || a == SyncAction::kRelease; }
 
  protected:

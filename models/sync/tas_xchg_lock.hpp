@@ -14,7 +14,7 @@ class TasXchgLock final : public SyncPrimitive {
  public:
   // `pause`: the time of the PAUSE between two attempts (0: none).
   TasXchgLock(SyncWord word, Picos pause) : word_(word), pause_(pause) {}
-  std::string_view kind() const override { return "tas-xchg"; }
+  std::string_view kind() const override { return "tas"; }
   bool supports(SyncAction a) const override { return a == SyncAction::kAcquire || a == SyncAction::kRelease; }
 
   // libslock's loop is `while (TAS_U8(l)) PAUSE;`. No cycle count of PAUSE on AMD family 10h was

@@ -7,6 +7,7 @@
 // critical section reads and writes; locks and data homed on the first participating node.
 #include "models/config/limits.hpp"
 #include "models/kernel/bench_args.hpp"
+#include "models/sync/sync_registry.hpp"
 #include "models/workload/ssync_pause.hpp"
 #include "models/workload/workload.hpp"
 #include "models/workload/workload_registry.hpp"
@@ -14,7 +15,6 @@
 namespace walksim::workload {
 namespace {
 
-using kernel::LockAlgorithm;
 
 // How many locks one run may make: each is a line, plus its protected lines, plus one node line
 // per CPU of the machine for MCS and CLH (512 MCS locks on 48 CPUs are 25,000 lines). SSYNC's
@@ -25,7 +25,7 @@ constexpr std::uint32_t kMaxProtectedLines = 64;
 struct LockLoopParams {
   std::optional<Picos> think = sim::from_ns(2000);  // nullopt: ssync_pause() of the run
   Picos hold = sim::from_ns(100);
-  LockAlgorithm lock = LockAlgorithm::kKernel;
+  kernel::SyncKindIndex lock = kernel::kVariantSpinlock;  // a sync kind of the registry
   std::uint32_t protected_lines = 0;
   std::uint32_t locks = 1;
 };
@@ -84,7 +84,8 @@ class LockLoop final : public PerProcessWorkload {
     return p_.locks > 1 ? std::optional<bool>(true) : std::nullopt;
   }
   std::optional<bool> may_sleep_by_params() const override {
-    return p_.lock == LockAlgorithm::kMutex ? std::optional<bool>(true) : std::nullopt;
+    const bool sleeps = p_.lock != kernel::kVariantSpinlock && sync::sync_kinds()[p_.lock].role == sync::SyncRole::kSleeping;
+    return sleeps ? std::optional<bool>(true) : std::nullopt;
   }
 
  private:
@@ -94,7 +95,7 @@ class LockLoop final : public PerProcessWorkload {
   void make_locks(kernel::Vfs& vfs, const std::vector<CpuId>& cpus) {
     auto& mem = vfs.memory();
     const auto home = vfs.machine().node_of(vfs.machine().core_of(cpus.front()));
-    const bool own_lock = p_.lock != LockAlgorithm::kKernel || p_.locks > 1;
+    const bool own_lock = p_.lock != kernel::kVariantSpinlock || p_.locks > 1;
     for (std::uint32_t i = 0; i < p_.locks; ++i) {
       LockLines l;
       const std::string name = "lock-loop lock " + std::to_string(i);
@@ -126,13 +127,10 @@ std::unique_ptr<Workload> make(const config::Node* params) {
       if (p.hold % 1000 != 0) n->fail("hold_time must be a whole number of nanoseconds");
     }
     if (auto n = params->optional("lock")) {
-      p.lock = n->as_enum<LockAlgorithm>({{"tas", LockAlgorithm::kTas},
-                                          {"ttas", LockAlgorithm::kTtas},
-                                          {"ticket", LockAlgorithm::kTicket},
-                                          {"ticket-backoff", LockAlgorithm::kTicketBackoff},
-                                          {"mcs", LockAlgorithm::kMcs},
-                                          {"clh", LockAlgorithm::kClh},
-                                          {"mutex", LockAlgorithm::kMutex}});
+      // Any lock of the sync registry (walksim locks): the spinning kinds, then the sleeping ones.
+      std::vector<std::string> kinds = sync::sync_kind_names(sync::SyncRole::kSpinlock);
+      for (auto& k : sync::sync_kind_names(sync::SyncRole::kSleeping)) kinds.push_back(std::move(k));
+      p.lock = sync::sync_kind_index(kinds[n->as_choice(kinds)]);
     }
     if (auto n = params->optional("protected_lines")) {
       p.protected_lines = n->as_uint32();
