@@ -107,6 +107,9 @@ sync::SyncPrimitive& KernelRuntime::primitive(const KOp& k) {
     }
   }
   const sync::SyncKind& sk = sync::find_sync_kind(name);
+  if (sk.role == sync::SyncRole::kReference) {
+    throw std::logic_error(std::string(name) + " is a reference kind the kernel model emits itself (sync_registry.hpp)");
+  }
   if (sk.role == sync::SyncRole::kSleeping) cfg.wakeup_latency = mutex_wakeup_;
   const std::vector<LineId> lines = lock_lines(sk, k);
   cfg.lines = lines;

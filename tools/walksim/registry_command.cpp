@@ -35,6 +35,27 @@ std::string what(const experiment::MetricDef& m) {
   return s;
 }
 
+const char* role_name(sync::SyncRole r) {
+  switch (r) {
+    case sync::SyncRole::kSpinlock: return "spinning";
+    case sync::SyncRole::kSleeping: return "sleeping";
+    case sync::SyncRole::kKernel: return "kernel";
+    case sync::SyncRole::kReference: return "reference";
+  }
+  return "";
+}
+
+std::string lines_text(const sync::SyncLines& l) {
+  std::string s = std::to_string(l.shared) + " shared";
+  switch (l.per_cpu) {
+    case sync::PerCpuLines::kNone: break;
+    case sync::PerCpuLines::kOwn: s += " + own per CPU"; break;
+    case sync::PerCpuLines::kCpuQnodes: s += " + CPU queue nodes"; break;
+    case sync::PerCpuLines::kTaskStates: s += " + CPU task states"; break;
+  }
+  return s;
+}
+
 }  // namespace
 
 void add_registry_commands(CLI::App& app) {
@@ -55,8 +76,13 @@ void add_registry_commands(CLI::App& app) {
   app.add_subcommand("workloads", "List the workload kinds with what one operation is")->callback([] {
     for (const auto& k : workload::workload_kinds()) fmt::print("{:<14} {}\n", k.name, k.summary);
   });
-  app.add_subcommand("locks", "List the synchronisation primitives (sync kinds) with their summaries")->callback([] {
-    for (const auto& k : sync::sync_kinds()) fmt::print("{:<16} {}\n", k.name, k.summary);
+  app.add_subcommand("locks", "List the synchronisation primitives (sync kinds): role, lines and summary")->callback([] {
+    for (const auto& k : sync::sync_kinds()) {
+      fmt::print("{:<16} {:<10} {:<28} {}\n", k.name, role_name(k.role), lines_text(k.lines), k.summary);
+    }
+    fmt::print("\nspinning: a kernel YAML's locking.spinlock or a lock-loop's lock; sleeping: a lock-loop's lock; "
+               "kernel: the kernel model's own rwlock and lockref; reference: checked by the tests, the kernel emits "
+               "these operations itself (models/sync/sync_registry.hpp says where they differ)\n");
   });
 }
 
