@@ -1,33 +1,13 @@
 // Shared dcache/inode sequences (pathwalk.md §5–§7) and the descriptor-based system calls.
 #include "models/kernel/file_ops.hpp"
 
+#include "models/kernel/dcache_ops.hpp"
+
 #include <stdexcept>
 
 namespace walksim::kernel {
 
 namespace {
-
-bool era35(const Ctx& c) { return c.vfs.spec().dcache_lock; }
-
-// A directory's list of children is read or changed under the global dcache_lock (2.6.35) or the
-// directory's own d_lock (2.6.38+).
-void subdirs_access(Ctx& c, ObjId dir, bool write) {
-  if (era35(c)) {
-    c.e.dcache_lock();
-  } else {
-    c.e.lock(dir, "d_lock");
-  }
-  if (write) {
-    c.e.store(dir, "d_subdirs");
-  } else {
-    c.e.load(dir, "d_subdirs");
-  }
-  if (era35(c)) {
-    c.e.dcache_unlock();
-  } else {
-    c.e.unlock(dir, "d_lock");
-  }
-}
 
 // new_inode: the inode lists and counters (global inode_lock until 2.6.39 / Piggin's icache split).
 void new_inode(Ctx& c, ObjId inode) {
@@ -133,7 +113,7 @@ int dentry_open(Ctx& c, DentryId d, bool write, bool directory) {
   if (directory) {
     // dcache_dir_open: a cursor dentry linked into the directory's d_subdirs.
     c.e.compute("d_alloc");
-    subdirs_access(c, c.vfs.dentry(d).obj, true);
+    d_subdirs_access(c.e, c.vfs.dentry(d).obj, true);
     f.dir_cursor = true;
   }
   fd_table_update(c);
@@ -210,116 +190,43 @@ DentryId create_entry(Ctx& c, DentryId dir, const std::string& name, bool is_dir
   const DentryId nd = vfs.add_dentry(dir, name, is_dir, false, node);
   vfs.dentry(nd).inode_cpu = c.p.cpu;
   const ObjId dobj = vfs.dentry(nd).obj;
-  const ObjId pdir = vfs.dentry(dir).obj;
   const ObjId pin = vfs.dentry(dir).inode;
   const std::uint32_t bucket = vfs.dentry(nd).bucket;
   // d_alloc
   c.e.compute("d_alloc");
   c.e.store(dobj, "d_name");
   c.e.store(dobj, "d_iname");
-  if (era35(c)) {
-    c.e.dget(dir);
-    c.e.dcache_lock();
-    c.e.store(pdir, "d_subdirs");
-    c.e.store(vfs.globals(), "dentry_stat");
-    c.e.dcache_unlock();
-  } else {
-    c.e.lock(pdir, "d_lock");
-    c.e.d_count_inc_locked(dir);
-    c.e.store(pdir, "d_subdirs");
-    c.e.unlock(pdir, "d_lock");
-    c.e.percpu_add("nr_dentry", +1);
-  }
+  d_alloc_link(c.e, dir);
   // ramfs_mknod: new_inode, then d_instantiate, the pin (dget) and the parent's times.
   new_inode(c, vfs.dentry(nd).inode);
-  if (era35(c)) {
-    c.e.dcache_lock();
-    c.e.store(dobj, "d_inode");
-    c.e.dcache_unlock();
-  } else {
-    c.e.lock(vfs.dentry(nd).inode, "i_lock");
-    c.e.lock(dobj, "d_lock");
-    c.e.store(dobj, "d_inode");
-    c.e.unlock(dobj, "d_lock");
-    c.e.unlock(vfs.dentry(nd).inode, "i_lock");
-  }
+  d_instantiate(c.e, nd);
   c.e.dget(nd);
   c.e.store(pin, "i_mtime");
   if (is_dir) c.e.store(pin, "i_nlink");
-  // d_add's d_rehash
-  if (era35(c)) {
-    c.e.dcache_lock();
-    c.e.lock(dobj, "d_lock");
-    c.e.hash_bucket_store(bucket);
-    c.e.unlock(dobj, "d_lock");
-    c.e.dcache_unlock();
-  } else {
-    c.e.lock(dobj, "d_lock");
-    c.e.hash_bucket_lock(bucket, true);
-    c.e.hash_bucket_store(bucket);
-    c.e.hash_bucket_lock(bucket, false);
-    c.e.unlock(dobj, "d_lock");
-  }
+  d_rehash(c.e, bucket, dobj);  // d_add's
   return nd;
 }
 
 void remove_file(Ctx& c, DentryId dir, DentryId victim, bool is_dir) {
   Vfs& vfs = c.vfs;
   const Dentry& v = vfs.dentry(victim);
-  const ObjId vin = v.inode, vobj = v.obj, pin = vfs.dentry(dir).inode, pobj = vfs.dentry(dir).obj;
+  const ObjId vin = v.inode, vobj = v.obj, pin = vfs.dentry(dir).inode;
   const std::uint32_t bucket = v.bucket;
   c.e.atomic(vin, "i_count", +1);  // ihold across the operation
   c.e.mnt_want_write();
   // vfs_unlink / vfs_rmdir → simple_unlink under the victim's i_mutex
   c.e.mutex_lock(vin, "i_mutex");
-  if (is_dir) subdirs_access(c, vobj, false);  // simple_empty walks d_subdirs
+  if (is_dir) d_subdirs_access(c.e, vobj, false);  // simple_empty walks d_subdirs
   c.e.compute("unlink_fs");
   c.e.store(pin, "i_mtime");
   c.e.store(vin, "i_nlink");
   c.e.dput(victim);  // drop ramfs's pin
   c.e.mutex_unlock(vin, "i_mutex");
-  // d_delete: the only user, so the inode is detached from the dentry (dentry_iput).
-  if (era35(c)) {
-    c.e.dcache_lock();
-    c.e.lock(vobj, "d_lock");
-    c.e.store(vobj, "d_inode");
-    c.e.store(vin, "i_dentry");
-    c.e.unlock(vobj, "d_lock");
-    c.e.dcache_unlock();
-  } else {
-    c.e.lock(vobj, "d_lock");
-    c.e.lock(vin, "i_lock");
-    c.e.seq_write_begin(vobj, "d_seq");
-    c.e.store(vobj, "d_inode");
-    c.e.seq_write_end(vobj, "d_seq");
-    c.e.store(vin, "i_dentry");
-    c.e.unlock(vin, "i_lock");
-    c.e.unlock(vobj, "d_lock");
-  }
+  d_delete(c.e, victim);  // the only user: the inode is detached from the dentry (dentry_iput)
   c.e.atomic_cas(vin, "i_count", -1);  // iput 2 -> 1
   c.e.mnt_drop_write();
   // dput(victim) 1 -> 0: simple_delete_dentry kills it (unhash, unlink from the parent, free).
-  if (era35(c)) {
-    c.e.dcache_lock();
-    c.e.atomic(vobj, "d_count", -1);
-    c.e.lock(vobj, "d_lock");
-    c.e.hash_bucket_store(bucket);
-    c.e.store(pobj, "d_subdirs");
-    c.e.store(vfs.globals(), "dentry_stat");
-    c.e.unlock(vobj, "d_lock");
-    c.e.dcache_unlock();
-  } else {
-    c.e.dput(victim);
-    c.e.lock(pobj, "d_lock");  // dentry_kill's trylock of the parent
-    c.e.hash_bucket_lock(bucket, true);
-    c.e.hash_bucket_store(bucket);
-    c.e.seq_write_begin(vobj, "d_seq");
-    c.e.seq_write_end(vobj, "d_seq");
-    c.e.hash_bucket_lock(bucket, false);
-    c.e.store(pobj, "d_subdirs");
-    c.e.unlock(pobj, "d_lock");
-    c.e.percpu_add("nr_dentry", -1);
-  }
+  d_kill(c.e, dir, bucket, victim);
   c.e.compute("d_free");
   c.e.dput(dir);  // d_kill drops the parent
   vfs.remove_dentry(victim);
@@ -358,45 +265,6 @@ void final_iput(Ctx& c, DentryId victim) {
     c.e.compute("truncate");
   }
   c.e.compute(vfs.spec().inode_free == InodeFree::kRcu ? "call_rcu" : "inode_free");
-}
-
-void d_move(Ctx& c, DentryId d, DentryId to_dir, const std::string& name, std::optional<DentryId> target) {
-  Vfs& vfs = c.vfs;
-  const Dentry& x = vfs.dentry(d);
-  const ObjId xo = x.obj, dir = vfs.dentry(x.parent).obj, to = vfs.dentry(to_dir).obj;
-  const std::uint32_t old_bucket = x.bucket, new_bucket = vfs.bucket_of(to_dir, name);
-  const ObjId g = vfs.globals();
-  if (era35(c)) c.e.dcache_lock();
-  // write_seqlock(&rename_lock): its spinlock and an odd sequence.
-  c.e.lock(g, "rename_lock_spin");
-  c.e.seq_write_begin(g, "rename_lock");
-  if (!era35(c)) c.e.lock(dir, "d_lock");
-  c.e.lock(xo, "d_lock");
-  if (target) c.e.lock(vfs.dentry(*target).obj, "d_lock");
-  if (!era35(c)) {
-    c.e.seq_write_begin(xo, "d_seq");
-    if (target) c.e.seq_write_begin(vfs.dentry(*target).obj, "d_seq");
-    c.e.hash_bucket_lock(old_bucket, true);
-  }
-  c.e.hash_bucket_store(old_bucket);
-  c.e.hash_bucket_store(new_bucket);
-  if (!era35(c)) c.e.hash_bucket_lock(old_bucket, false);
-  c.e.store(xo, "d_name");  // switch_names
-  c.e.store(xo, "d_iname");
-  c.e.store(xo, "d_parent");
-  c.e.store(xo, "d_child");
-  c.e.store(to, "d_subdirs");
-  c.e.compute("d_move");
-  if (!era35(c)) {
-    if (target) c.e.seq_write_end(vfs.dentry(*target).obj, "d_seq");
-    c.e.seq_write_end(xo, "d_seq");
-  }
-  if (target) c.e.unlock(vfs.dentry(*target).obj, "d_lock");
-  c.e.unlock(xo, "d_lock");
-  if (!era35(c)) c.e.unlock(dir, "d_lock");
-  c.e.seq_write_end(g, "rename_lock");
-  c.e.unlock(g, "rename_lock_spin");
-  if (era35(c)) c.e.dcache_unlock();
 }
 
 void sys_open(Ctx& c, const Syscall& s) {
@@ -453,7 +321,7 @@ void sys_close(Ctx& c, const Syscall& s) {
   c.e.compute("close_file");
   c.e.load(c.vfs.dentry(f.dentry).inode, "i_op");  // fsnotify_close
   if (f.dir_cursor) {
-    subdirs_access(c, c.vfs.dentry(f.dentry).obj, true);  // dcache_dir_close kills the cursor
+    d_subdirs_access(c.e, c.vfs.dentry(f.dentry).obj, true);  // dcache_dir_close kills the cursor
   }
   file_list_del(c, f);
   if (f.write) {
@@ -528,11 +396,7 @@ void sys_readdir(Ctx& c, const Syscall& s) {
     c.e.compute("syscall");
     fget_light(c);
     c.e.mutex_lock(dir.inode, "i_mutex");
-    if (era35(c)) {
-      c.e.dcache_lock();
-    } else {
-      c.e.lock(dir.obj, "d_lock");
-    }
+    d_children_lock(c.e, dir.obj);
     if (call == 0) {
       for (const auto& [name, child] : dir.children) {
         c.e.load(c.vfs.dentry(child).obj, "d_child");
@@ -542,11 +406,7 @@ void sys_readdir(Ctx& c, const Syscall& s) {
       }
     }
     c.e.store(dir.obj, "d_subdirs");  // move the cursor
-    if (era35(c)) {
-      c.e.dcache_unlock();
-    } else {
-      c.e.unlock(dir.obj, "d_lock");
-    }
+    d_children_unlock(c.e, dir.obj);
     c.e.mutex_unlock(dir.inode, "i_mutex");
   }
   Syscall close;

@@ -1,11 +1,12 @@
-// The pieces syscalls share: the expansion context, descriptor-table handling, dcache entry
-// creation and removal (d_alloc/d_instantiate, d_delete/dput-to-zero, iput-to-zero), d_move, and
+// The pieces syscalls share: the expansion context, descriptor-table handling, file creation and
+// removal on ramfs (their dcache steps are dcache_ops.hpp's), iput-to-zero, and
 // the descriptor-based calls (open, close, read, write, readdir, fsync, fcntl locks).
 #pragma once
 
 #include <optional>
 #include <string>
 
+#include "models/kernel/dcache_ops.hpp"
 #include "models/kernel/syscalls.hpp"
 
 namespace walksim::kernel {
@@ -37,8 +38,6 @@ DentryId create_entry(Ctx& c, DentryId dir, const std::string& name, bool is_dir
 // last reference is dropped by final_iput afterwards (after the directory's i_mutex).
 void remove_file(Ctx& c, DentryId dir, DentryId victim, bool is_dir);
 void final_iput(Ctx& c, DentryId victim);
-// d_move of `d` to (`to_dir`, `name`), replacing `target` if given.
-void d_move(Ctx& c, DentryId d, DentryId to_dir, const std::string& name, std::optional<DentryId> target);
 
 void sys_open(Ctx& c, const Syscall& s);
 void sys_close(Ctx& c, const Syscall& s);

@@ -2,6 +2,8 @@
 // the kernel function it stands for, so the trace can be checked against the source.
 #include "models/kernel/path_walk.hpp"
 
+#include "models/kernel/dcache_ops.hpp"
+
 namespace walksim::kernel {
 
 std::vector<std::string> split_path(const std::string& path, bool* absolute) {
@@ -136,58 +138,21 @@ void d_lookup_rcu(Emitter& e, DentryId parent, DentryId child, const KernelOptio
 
 void lookup_missing_and_kill(Emitter& e, DentryId dir, const std::string& name) {
   auto& vfs = e.vfs();
-  const ObjId d = vfs.dentry(dir).obj;
   const ObjId in = vfs.dentry(dir).inode;
   const std::uint32_t bucket = vfs.bucket_of(dir, name);
-  const bool era35 = e.spec().dcache_lock;
-  // real_lookup / d_lookup under the directory's i_mutex.
+  // real_lookup / d_lookup under the directory's i_mutex (d_lookup reads rename_lock where it
+  // falls back to it: always while dcache_lock guards the chains).
   e.mutex_lock(in, "i_mutex");
-  if (e.spec().rename_seqlock_in_lookup || era35) e.seq_begin(vfs.globals(), "rename_lock");
+  if (e.spec().rename_seqlock_in_lookup || e.spec().dcache_lock) e.seq_begin(vfs.globals(), "rename_lock");
   e.hash_bucket(bucket);
   e.compute("d_alloc");
-  // d_alloc: a reference on the parent, linked into its d_subdirs.
-  if (era35) {
-    e.dget(dir);
-    e.dcache_lock();
-    e.store(d, "d_subdirs");
-    e.store(vfs.globals(), "dentry_stat");
-    e.dcache_unlock();
-  } else {
-    e.lock(d, "d_lock");
-    e.d_count_inc_locked(dir);
-    e.store(d, "d_subdirs");
-    e.unlock(d, "d_lock");
-    e.percpu_add("nr_dentry", +1);
-  }
+  d_alloc_link(e, dir);
   // ->lookup (simple_lookup) then d_add: d_instantiate(NULL) + d_rehash.
-  if (era35) {
-    e.dcache_lock();
-    e.dcache_unlock();
-    e.dcache_lock();
-    e.hash_bucket_store(bucket);
-    e.dcache_unlock();
-  } else {
-    e.hash_bucket_lock(bucket, true);
-    e.hash_bucket_store(bucket);
-    e.hash_bucket_lock(bucket, false);
-  }
+  d_instantiate(e, std::nullopt);
+  d_rehash(e, bucket, std::nullopt);
   e.mutex_unlock(in, "i_mutex");
   // The last dput kills the negative dentry (simple_delete_dentry): unhash, unlink, drop the parent.
-  if (era35) {
-    e.dcache_lock();
-    e.hash_bucket_store(bucket);
-    e.store(d, "d_subdirs");
-    e.store(vfs.globals(), "dentry_stat");
-    e.dcache_unlock();
-  } else {
-    e.lock(d, "d_lock");
-    e.hash_bucket_lock(bucket, true);
-    e.hash_bucket_store(bucket);
-    e.hash_bucket_lock(bucket, false);
-    e.store(d, "d_subdirs");
-    e.unlock(d, "d_lock");
-    e.percpu_add("nr_dentry", -1);
-  }
+  d_kill(e, dir, bucket, std::nullopt);
   e.dput(dir);
   e.compute("d_free");
 }

@@ -249,7 +249,7 @@ void sys_rename(Ctx& c, const Syscall& s) {
     c.e.store(tin, "i_nlink");
     c.e.mutex_unlock(tin, "i_mutex");
   }
-  d_move(c, *old_d, w2.dir, w2.last, new_d);
+  d_move(c.e, *old_d, w2.dir, w2.last, new_d);
   c.e.mnt_drop_write();
   unlock_rename();
   if (new_d) c.e.dput(*new_d);
