@@ -371,10 +371,6 @@ void sys_write(Ctx& c, const Syscall& s) {
 }
 
 void sys_readdir(Ctx& c, const Syscall& s) {
-  Syscall open = s;
-  open.directory = true;
-  open.create = false;
-  open.write = false;
   WalkRequest req;
   req.components = split_path(s.path, &req.absolute);
   req.save = false;

@@ -3,29 +3,6 @@
 
 namespace walksim::kernel {
 
-namespace {
-// Calls whose expansion changes neither the tree nor the descriptor table.
-bool cacheable(Sys s) {
-  switch (s) {
-    case Sys::kStat:
-    case Sys::kLstat:
-    case Sys::kFstat:
-    case Sys::kStatfs:
-    case Sys::kRead:
-    case Sys::kPread:
-    case Sys::kWrite:
-    case Sys::kPwrite:
-    case Sys::kFsync:
-    case Sys::kFcntlLock:
-    case Sys::kUtime:
-    case Sys::kLockHold:
-    case Sys::kAtomicOp:
-      return true;
-    default:
-      return false;
-  }
-}
-}  // namespace
 
 // The cache key: every field of the call that its expansion depends on (as to_string shows it),
 // built into a reused buffer so that a lookup allocates nothing.
@@ -49,7 +26,7 @@ void ProcessProgram::make_key(bool force_ref) {
 
 const Expansion& ProcessProgram::expand(bool force_ref) {
   Vfs& vfs = rt_.vfs();
-  if (!cacheable(current_.sys) || cache_entries_ == 0) {
+  if (!sys_traits(current_.sys).cacheable || cache_entries_ == 0) {
     rt_.expander().expand(current_, p_, force_ref, exp_, stats_.walk);
     return exp_;
   }

@@ -2,6 +2,7 @@
 #include "models/kernel/syscall.hpp"
 
 #include <cstdint>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -9,21 +10,41 @@
 namespace walksim::kernel {
 
 namespace {
-struct Entry {
-  const char* name;
-  Sys sys;
-  int paths;      // how many path arguments
-  bool bytes;     // takes a size
+using T = TraceSetup;
+// In Sys's order (sys_traits indexes it; a test checks the order).
+// clang-format off
+constexpr SysTraits kTable[] = {
+    //  name          sys              paths bytes getnames entry cacheable parsed setup
+    {"stat",       Sys::kStat,       1, false, 1, true,  true,  true,  T::kFile},
+    {"lstat",      Sys::kLstat,      1, false, 1, true,  true,  true,  T::kFile},
+    {"fstat",      Sys::kFstat,      1, false, 0, true,  true,  true,  T::kOpenFile},
+    {"open",       Sys::kOpen,       1, false, 1, true,  false, true,  T::kFile},
+    {"close",      Sys::kClose,      1, false, 0, true,  false, true,  T::kOpenFile},
+    {"read",       Sys::kRead,       1, true,  0, true,  true,  true,  T::kOpenFile},
+    {"pread",      Sys::kPread,      1, true,  0, true,  true,  true,  T::kOpenFile},
+    {"write",      Sys::kWrite,      1, true,  0, true,  true,  true,  T::kOpenFile},
+    {"pwrite",     Sys::kPwrite,     1, true,  0, true,  true,  true,  T::kOpenFile},
+    {"unlink",     Sys::kUnlink,     1, false, 1, true,  false, true,  T::kFile},
+    {"rename",     Sys::kRename,     2, false, 2, true,  false, true,  T::kFileAndParent},
+    {"mkdir",      Sys::kMkdir,      1, false, 1, true,  false, true,  T::kNothing},
+    {"rmdir",      Sys::kRmdir,      1, false, 1, true,  false, true,  T::kDirectory},
+    {"readdir",    Sys::kReaddir,    1, false, 1, true,  false, true,  T::kDirectory},
+    {"statfs",     Sys::kStatfs,     1, false, 1, true,  true,  true,  T::kFile},
+    {"fsync",      Sys::kFsync,      1, false, 0, true,  true,  true,  T::kOpenFile},
+    {"utime",      Sys::kUtime,      1, false, 1, true,  true,  true,  T::kFile},
+    {"fcntl-lock", Sys::kFcntlLock,  1, false, 0, true,  true,  true,  T::kOpenFile},
+    {"lock-hold",  Sys::kLockHold,   0, true,  0, false, true,  true,  T::kFile},
+    {"atomic-op",  Sys::kAtomicOp,   0, false, 0, false, true,  false, T::kFile},
 };
-constexpr Entry kTable[] = {
-    {"stat", Sys::kStat, 1, false},     {"lstat", Sys::kLstat, 1, false},   {"fstat", Sys::kFstat, 1, false},
-    {"open", Sys::kOpen, 1, false},     {"close", Sys::kClose, 1, false},   {"read", Sys::kRead, 1, true},
-    {"pread", Sys::kPread, 1, true},    {"write", Sys::kWrite, 1, true},    {"pwrite", Sys::kPwrite, 1, true},
-    {"unlink", Sys::kUnlink, 1, false}, {"rename", Sys::kRename, 2, false}, {"mkdir", Sys::kMkdir, 1, false},
-    {"rmdir", Sys::kRmdir, 1, false},   {"readdir", Sys::kReaddir, 1, false}, {"statfs", Sys::kStatfs, 1, false},
-    {"fsync", Sys::kFsync, 1, false},   {"utime", Sys::kUtime, 1, false},   {"fcntl-lock", Sys::kFcntlLock, 1, false},
-    {"lock-hold", Sys::kLockHold, 0, true},
-};
+// clang-format on
+constexpr bool in_sys_order() {
+  for (std::size_t i = 0; i < std::size(kTable); ++i) {
+    if (static_cast<std::size_t>(kTable[i].sys) != i) return false;
+  }
+  return true;
+}
+static_assert(in_sys_order() && std::size(kTable) == static_cast<std::size_t>(Sys::kAtomicOp) + 1,
+              "kTable has one row per Sys, in Sys's order");
 
 // The size of a read or write (or lock-hold's nanoseconds): digits only, since std::stoull would
 // accept "-5" and wrap it to 2^64-5, and no more than the kernel moves in one call.
@@ -50,27 +71,25 @@ std::uint64_t parse_byte_count(const std::string& n, Sys sys) {
 
 std::string names() {
   std::string s;
-  for (const auto& e : kTable) s += std::string(s.empty() ? "" : ", ") + e.name;
+  for (const auto& e : kTable) {
+    if (e.parsed) s += std::string(s.empty() ? "" : ", ") + e.name;
+  }
   return s;
 }
 }  // namespace
 
-const char* sys_name(Sys s) {
-  if (s == Sys::kAtomicOp) return "atomic-op";
-  for (const auto& e : kTable) {
-    if (e.sys == s) return e.name;
-  }
-  return "?";
-}
+const SysTraits& sys_traits(Sys s) { return kTable[static_cast<std::size_t>(s)]; }
+
+const char* sys_name(Sys s) { return sys_traits(s).name; }
 
 Syscall parse_syscall(const std::string& text) {
   std::istringstream in(text);
   std::vector<std::string> words;
   for (std::string w; in >> w;) words.push_back(w);
   if (words.empty()) throw std::invalid_argument("empty syscall; expected one of: " + names());
-  const Entry* entry = nullptr;
+  const SysTraits* entry = nullptr;
   for (const auto& e : kTable) {
-    if (words[0] == e.name) entry = &e;
+    if (e.parsed && words[0] == e.name) entry = &e;
   }
   if (!entry) throw std::invalid_argument("unknown syscall '" + words[0] + "'; expected one of: " + names());
   Syscall s;

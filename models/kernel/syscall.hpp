@@ -44,6 +44,32 @@ inline constexpr std::uint64_t kMaxRwCount = 0x7ffff000;
 // any critical section, and small enough that the work in picoseconds cannot overflow.
 inline constexpr std::uint64_t kMaxLockHoldNs = 1'000'000'000;
 
+// What must exist before a call can be traced alone (`walksim trace` sets it up).
+enum class TraceSetup : std::uint8_t {
+  kFile,          // the path, as a regular file
+  kNothing,       // the path's parents only (mkdir makes it)
+  kDirectory,     // the path, as a directory (rmdir, readdir)
+  kFileAndParent, // rename: the old path as a file, the new path's parents
+  kOpenFile,      // the path as a file, opened first (a descriptor call)
+};
+
+// Everything the kernel model knows about a call besides its arguments: one row per Sys, in
+// syscall.cpp's table (the parser, the expander, the expansion cache and the tracer read it).
+struct SysTraits {
+  const char* name;
+  Sys sys;
+  std::uint8_t paths;     // path arguments in the syscall language
+  bool bytes;             // takes a size (lock-hold: nanoseconds)
+  std::uint8_t getnames;  // getname() copies of a user path: each costs `getname` cycles
+  bool syscall_entry;     // pays the system-call entry (`syscall`); the microbenchmarks' ops do not
+  bool cacheable;         // its expansion changes neither the tree nor the descriptor table
+  bool parsed;            // written in the syscall language (atomic-op is made by its workload)
+  TraceSetup setup;
+};
+
+// The row of `s`.
+const SysTraits& sys_traits(Sys s);
+
 // Parses "NAME ARGS...". Throws std::invalid_argument with a message saying what is wrong and
 // what is accepted.
 Syscall parse_syscall(const std::string& text);

@@ -2,6 +2,7 @@
 // variant's switches are applied inside the Emitter helpers and the few branches below.
 #include "models/kernel/syscalls.hpp"
 
+#include <iterator>
 #include <stdexcept>
 
 #include "models/kernel/bench_calls.hpp"
@@ -259,6 +260,33 @@ void sys_rename(Ctx& c, const Syscall& s) {
   c.vfs.move_dentry(*old_d, w2.dir, w2.last);
 }
 
+void lock_hold(Ctx& c, const Syscall& s) { expand_lock_hold(c.e, s); }
+void atomic_op(Ctx& c, const Syscall& s) { expand_atomic_op(c.e, s); }
+
+// Each call's expansion, in Sys's order (the call's other properties are sys_traits').
+using Expander = void (*)(Ctx&, const Syscall&);
+struct ExpanderRow {
+  Sys sys;
+  Expander expand;
+};
+constexpr ExpanderRow kExpanders[] = {
+    {Sys::kStat, sys_stat},       {Sys::kLstat, sys_stat},         {Sys::kFstat, sys_fstat},
+    {Sys::kOpen, sys_open},       {Sys::kClose, sys_close},        {Sys::kRead, sys_read},
+    {Sys::kPread, sys_read},      {Sys::kWrite, sys_write},        {Sys::kPwrite, sys_write},
+    {Sys::kUnlink, sys_unlink},   {Sys::kRename, sys_rename},      {Sys::kMkdir, sys_mkdir},
+    {Sys::kRmdir, sys_rmdir},     {Sys::kReaddir, sys_readdir},    {Sys::kStatfs, sys_statfs},
+    {Sys::kFsync, sys_fsync},     {Sys::kUtime, sys_utime},        {Sys::kFcntlLock, sys_fcntl_lock},
+    {Sys::kLockHold, lock_hold},  {Sys::kAtomicOp, atomic_op},
+};
+constexpr bool in_sys_order() {
+  for (std::size_t i = 0; i < std::size(kExpanders); ++i) {
+    if (static_cast<std::size_t>(kExpanders[i].sys) != i) return false;
+  }
+  return true;
+}
+static_assert(in_sys_order() && std::size(kExpanders) == static_cast<std::size_t>(Sys::kAtomicOp) + 1,
+              "kExpanders has one row per Sys, in Sys's order");
+
 }  // namespace
 
 void SyscallExpander::expand(const Syscall& s, Process& p, bool force_ref, Expansion& out, WalkStats& stats) {
@@ -266,57 +294,10 @@ void SyscallExpander::expand(const Syscall& s, Process& p, bool force_ref, Expan
   out.failed = false;
   Emitter e(vfs_, out.ops, p.cpu, cost_scale_);
   Ctx c{e, p, vfs_, opts_, stats, force_ref, out};
-  // The microbenchmarks' operations: no system call around them.
-  if (s.sys == Sys::kLockHold) return expand_lock_hold(e, s);
-  if (s.sys == Sys::kAtomicOp) return expand_atomic_op(e, s);
-  e.compute("syscall");
-  switch (s.sys) {
-    case Sys::kStat:
-    case Sys::kLstat:
-      e.compute("getname");
-      return sys_stat(c, s);
-    case Sys::kFstat:
-      return sys_fstat(c, s);
-    case Sys::kOpen:
-      e.compute("getname");
-      return sys_open(c, s);
-    case Sys::kClose:
-      return sys_close(c, s);
-    case Sys::kRead:
-    case Sys::kPread:
-      return sys_read(c, s);
-    case Sys::kWrite:
-    case Sys::kPwrite:
-      return sys_write(c, s);
-    case Sys::kUnlink:
-      e.compute("getname");
-      return sys_unlink(c, s);
-    case Sys::kRename:
-      e.compute("getname", 2);
-      return sys_rename(c, s);
-    case Sys::kMkdir:
-      e.compute("getname");
-      return sys_mkdir(c, s);
-    case Sys::kRmdir:
-      e.compute("getname");
-      return sys_rmdir(c, s);
-    case Sys::kReaddir:
-      e.compute("getname");
-      return sys_readdir(c, s);
-    case Sys::kStatfs:
-      e.compute("getname");
-      return sys_statfs(c, s);
-    case Sys::kFsync:
-      return sys_fsync(c, s);
-    case Sys::kUtime:
-      e.compute("getname");
-      return sys_utime(c, s);
-    case Sys::kFcntlLock:
-      return sys_fcntl_lock(c, s);
-    case Sys::kLockHold:
-    case Sys::kAtomicOp:
-      return;
-  }
+  const SysTraits& t = sys_traits(s.sys);
+  if (t.syscall_entry) e.compute("syscall");  // the microbenchmarks' operations have none around them
+  if (t.getnames) e.compute("getname", t.getnames);
+  kExpanders[static_cast<std::size_t>(s.sys)].expand(c, s);
 }
 
 }  // namespace walksim::kernel

@@ -108,19 +108,20 @@ TraceResult trace_syscall(const machine::Machine& m, const KernelSpec& k, const 
   Vfs vfs(mem, k);
   const DentryId cwd = vfs.mkpath(req.cwd, true, 0u);
   // What the call needs to exist beforehand.
-  switch (s.sys) {
-    case Sys::kMkdir:
+  const TraceSetup setup_kind = sys_traits(s.sys).setup;
+  switch (setup_kind) {
+    case TraceSetup::kNothing:
       make_path(vfs, cwd, s.path, Leaf::kNone);
       break;
-    case Sys::kRmdir:
-    case Sys::kReaddir:
+    case TraceSetup::kDirectory:
       make_path(vfs, cwd, s.path, Leaf::kDir);
       break;
-    case Sys::kRename:
+    case TraceSetup::kFileAndParent:
       make_path(vfs, cwd, s.path, Leaf::kFile);
       make_path(vfs, cwd, s.path2, Leaf::kNone);
       break;
-    default:
+    case TraceSetup::kFile:
+    case TraceSetup::kOpenFile:
       make_path(vfs, cwd, s.path, Leaf::kFile);
       break;
   }
@@ -144,21 +145,8 @@ TraceResult trace_syscall(const machine::Machine& m, const KernelSpec& k, const 
   Process& p = vfs.new_process(0, cwd);
   KernelRuntime rt(vfs, req.options, sim::from_ns(5000));
 
-  std::vector<Syscall> setup;
-  switch (s.sys) {
-    case Sys::kFstat:
-    case Sys::kClose:
-    case Sys::kRead:
-    case Sys::kPread:
-    case Sys::kWrite:
-    case Sys::kPwrite:
-    case Sys::kFsync:
-    case Sys::kFcntlLock:
-      setup.push_back(parse_syscall("open " + s.path + " O_RDWR"));
-      break;
-    default:
-      break;
-  }
+  std::vector<Syscall> setup;  // a descriptor call's file is opened first
+  if (setup_kind == TraceSetup::kOpenFile) setup.push_back(parse_syscall("open " + s.path + " O_RDWR"));
 
   sim::Simulation sim(1);
   exec::Executor ex(sim, mem);
