@@ -2,11 +2,11 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/rng.hpp"
-
 #include <algorithm>
 #include <utility>
 #include <vector>
+
+#include "sim/rng.hpp"
 
 namespace walksim::sim {
 namespace {

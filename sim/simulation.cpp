@@ -15,8 +15,8 @@ void Simulation::schedule(Picos at, EventHandler* handler, std::uint64_t tag) {
                                " ps, past the end of the clock (9.2e18 ps, about 106 days); a time input "
                                "(a latency, cost, user time or run length) is too large");
     }
-    throw std::logic_error("event scheduled in the past: " + std::to_string(at) + " ps < now " +
-                           std::to_string(now_) + " ps");
+    throw std::logic_error("event scheduled in the past: " + std::to_string(at) + " ps < now " + std::to_string(now_) +
+                           " ps");
   }
   queue_.push(at, handler, tag);
 }

@@ -1,8 +1,8 @@
 // The cache fills and evictions of MemorySystem, which keep the private and shared cache arrays
 // and the line states in agreement (what a core's caches hold is what LineState says they hold).
-#include "models/coherence/memory_system.hpp"
-
 #include <stdexcept>
+
+#include "models/coherence/memory_system.hpp"
 
 namespace walksim::coherence {
 

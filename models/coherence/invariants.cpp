@@ -26,7 +26,8 @@ void MemorySystem::check_line(LineId id) const {
     }
   }
   for (DomainId d = 0; d < llc_.size(); ++d) {
-    if (llc_[d].contains(id) != s.llc.contains(d)) fail(id, "domain " + std::to_string(d) + " shared-cache presence disagrees");
+    if (llc_[d].contains(id) != s.llc.contains(d))
+      fail(id, "domain " + std::to_string(d) + " shared-cache presence disagrees");
   }
   if (s.owner >= 0) {
     const CoreId o = static_cast<CoreId>(s.owner);
@@ -63,7 +64,8 @@ void MemorySystem::check_line(LineId id) const {
     s.llc.for_each([&](std::uint32_t x) {
       if (self.llc_value(id, x) != latest) fail(id, "shared cache " + std::to_string(x) + " holds stale data");
     });
-    if (s.dirty_domain < 0 && memory_values_[id] != latest) fail(id, "memory is stale but no cache holds the line dirty");
+    if (s.dirty_domain < 0 && memory_values_[id] != latest)
+      fail(id, "memory is stale but no cache holds the line dirty");
   }
 }
 

@@ -24,8 +24,8 @@ constexpr std::int32_t kNone = -1;
 // The fields an access reads on every private hit come first, and the record is aligned to a
 // host cacheline, so a hit touches one host line of it.
 struct alignas(64) LineState {
-  std::uint32_t home = 0;             // NUMA node whose memory and home agent hold the line
-  bool home_assigned = false;         // false until first touch (when the allocation did not pin it)
+  std::uint32_t home = 0;      // NUMA node whose memory and home agent hold the line
+  bool home_assigned = false;  // false until first touch (when the allocation did not pin it)
   OwnerState owner_state = OwnerState::kExclusive;
   bool has_waiters = false;           // requests wait in the line's queue (MemorySystem::request)
   bool home_busy = false;             // home_free ends a busy state: requests arriving before it are NACKed
@@ -42,10 +42,10 @@ struct alignas(64) LineState {
   std::int32_t dirty_domain = kNone;  // domain holding data newer than memory, or none
 
   // Statistics, for the hot-line report.
-  std::uint64_t transactions = 0;     // accesses that needed more than a private-cache hit
-  std::uint64_t transfers = 0;        // transactions that moved data or ownership between cores
-  Picos stall = 0;                    // requesters' waiting time (queueing + latency) in those
-  Picos queued = 0;                   // the queueing part alone
+  std::uint64_t transactions = 0;  // accesses that needed more than a private-cache hit
+  std::uint64_t transfers = 0;     // transactions that moved data or ownership between cores
+  Picos stall = 0;                 // requesters' waiting time (queueing + latency) in those
+  Picos queued = 0;                // the queueing part alone
 };
 
 }  // namespace walksim::coherence

@@ -92,7 +92,8 @@ std::optional<AccessResult> MemorySystem::private_hit(Picos now, CoreId c, LineI
   r.level = private_hit_level(c, id);
   // Data still in flight for this core's own earlier transaction (a prefetch) is waited for.
   r.start = (s.pending_core == static_cast<std::int32_t>(c) && s.busy_until > now) ? s.busy_until : now;
-  r.done = r.start + m_.spec().caches[r.level].latency + (kind == AccessKind::kRmw ? m_.spec().costs.atomic_overhead : 0);
+  r.done =
+      r.start + m_.spec().caches[r.level].latency + (kind == AccessKind::kRmw ? m_.spec().costs.atomic_overhead : 0);
   r.visible = r.done;
   r.served = ServedBy::kPrivate;
   if (write && kind != AccessKind::kPrefetchExclusive) apply_write(id, c, value);
@@ -162,7 +163,8 @@ MemorySystem::Plan MemorySystem::plan(CoreId c, LineId id, AccessKind kind) {
   const bool lone_exclusive_owner = s.owner >= 0 && static_cast<CoreId>(s.owner) != c &&
                                     (s.owner_state == OwnerState::kExclusive || s.owner_state == OwnerState::kModified);
   // Only an owner-only directory needs to know (protocol_timing.cpp); the others skip the scan.
-  const bool owner_only = m_.spec().protocol == machine::ProtocolKind::kDirectory && !m_.spec().directory_tracks_sharers;
+  const bool owner_only =
+      m_.spec().protocol == machine::ProtocolKind::kDirectory && !m_.spec().directory_tracks_sharers;
   if (owner_only && write && !lone_exclusive_owner) {
     s.holders.for_each([&](std::uint32_t k) {
       if (k != c) t.shared = true;
@@ -192,8 +194,7 @@ Picos MemorySystem::arrival_at_home(const LineState& s, CoreId c, Picos arrival)
   if (!s.home_busy || arrival >= s.home_free) return arrival;
   // Each NACK is decided by a directory lookup and travels back; the retry travels to the home again.
   const DomainId d = dom(c);
-  const Picos retry =
-      m_.node_to_domain(s.home, d) + m_.domain_to_node(d, s.home) + m_.spec().costs.directory_lookup;
+  const Picos retry = m_.node_to_domain(s.home, d) + m_.domain_to_node(d, s.home) + m_.spec().costs.directory_lookup;
   if (retry <= 0) return s.home_free;
   const Picos waits = (s.home_free - arrival + retry - 1) / retry;
   return arrival + waits * retry;
@@ -388,8 +389,8 @@ std::optional<AccessResult> MemorySystem::request(Picos now, CpuId cpu, LineId i
   }
   if (!queue) queue = &queues_[id];
   // Ordered by arrival at the home; equal arrivals keep their order of issue.
-  auto at = std::upper_bound(queue->begin(), queue->end(), arrival,
-                             [](Picos a, const Waiting& w) { return a < w.arrival; });
+  auto at =
+      std::upper_bound(queue->begin(), queue->end(), arrival, [](Picos a, const Waiting& w) { return a < w.arrival; });
   queue->insert(at, Waiting{arrival, now, cpu, kind});
   s.has_waiters = true;
   ++waiting_;
@@ -468,7 +469,8 @@ void MemorySystem::apply_write(LineId id, CoreId c, std::uint64_t value) {
   if (check_) {
     latest_values_[id] = value;
     copy_value(id, c) = value;
-    if (keep_own_llc && s.llc.contains(d)) llc_value(id, d) = value;  // an inclusive copy; never served while a core owns it
+    if (keep_own_llc && s.llc.contains(d))
+      llc_value(id, d) = value;  // an inclusive copy; never served while a core owns it
   }
 }
 

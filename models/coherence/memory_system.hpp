@@ -37,8 +37,8 @@ enum class ServedBy : std::uint8_t {
 };
 
 struct AccessResult {
-  Picos start = 0;          // when this access began to be served (after queueing at the line)
-  Picos done = 0;           // when its data or permission arrived
+  Picos start = 0;  // when this access began to be served (after queueing at the line)
+  Picos done = 0;   // when its data or permission arrived
   ServedBy served = ServedBy::kPrivate;
   std::size_t level = 0;    // the cache level index that hit (kPrivate)
   bool transfer = false;    // data or ownership moved from another core
@@ -129,14 +129,16 @@ class MemorySystem {
                                     const Plan& p);
   // The home's bookkeeping after a transaction served from `service` (its start at the home) completed at `done`.
   void occupy_home(LineState& s, Picos service, Picos done, const Plan& p, bool write);
-  bool is_write(AccessKind k) const { return k == AccessKind::kStore || k == AccessKind::kRmw || k == AccessKind::kPrefetchExclusive; }
+  bool is_write(AccessKind k) const {
+    return k == AccessKind::kStore || k == AccessKind::kRmw || k == AccessKind::kPrefetchExclusive;
+  }
   machine::DomainId dom(CoreId c) const { return m_.domain_of(c); }
 
   std::size_t private_hit_level(CoreId c, LineId id);
   void fill_private(CoreId c, LineId id);
   void fill_llc(machine::DomainId d, LineId id);
-  void drop_private(CoreId c, LineId id);      // invalidation: no data kept
-  void evict_private(CoreId c, LineId id);     // capacity eviction: data written back
+  void drop_private(CoreId c, LineId id);   // invalidation: no data kept
+  void evict_private(CoreId c, LineId id);  // capacity eviction: data written back
   void evict_llc(machine::DomainId d, LineId id);
   void forget_domain_if_empty(LineState& s, machine::DomainId d);
   bool domain_holds(const LineState& s, machine::DomainId d) const;
@@ -162,7 +164,7 @@ class MemorySystem {
   std::vector<std::vector<machine::SetAssocCache>> private_;  // [core][private level]
   std::vector<machine::SetAssocCache> llc_;                   // [domain], empty if no shared level
   std::size_t private_levels_ = 0;
-  std::vector<Picos> link_busy_;  // per link and direction (2 * index + (a->b ? 0 : 1))
+  std::vector<Picos> link_busy_;                             // per link and direction (2 * index + (a->b ? 0 : 1))
   std::unordered_map<LineId, std::vector<Waiting>> queues_;  // only lines with queued requests
   std::size_t waiting_ = 0;
   std::vector<machine::DomainId> holder_scratch_;  // reused per transaction: no allocation per miss

@@ -50,7 +50,8 @@ class BroadcastTiming final : public ProtocolTiming {
     if (t.needs_data && !t.supplier) worst += m_.spec().dram_access;
     for (DomainId d = 0; d < m_.domains(); ++d) {
       if (d == t.requester) continue;
-      worst = std::max(worst, m_.domain_to_domain(t.requester, d) + c.probe_lookup + m_.domain_to_domain(d, t.requester));
+      worst =
+          std::max(worst, m_.domain_to_domain(t.requester, d) + c.probe_lookup + m_.domain_to_domain(d, t.requester));
     }
     l.req = detect + to_home;
     // The requester's own snoop reaches the supplier in parallel with the request to home; the

@@ -39,7 +39,7 @@ void run_random_test(const MachineSpec& spec, std::uint64_t seed, int ops) {
     const auto cpu = static_cast<machine::CpuId>(rng.below(m.cpus()));
     const auto line = static_cast<LineId>(rng.below(lines));
     const auto pick = rng.below(10);
-    AccessKind kind = pick < 5 ? AccessKind::kLoad
+    AccessKind kind = pick < 5   ? AccessKind::kLoad
                       : pick < 7 ? AccessKind::kStore
                       : pick < 8 ? AccessKind::kRmw
                       : pick < 9 ? AccessKind::kPrefetch
@@ -70,7 +70,8 @@ std::vector<Case> cases() {
       {"mesif_inclusive_smt",
        testing::tiny_caches(testing::two_socket(ProtocolKind::kMesifInclusive, Inclusion::kInclusive, 4, 2))},
       {"directory_chain", testing::tiny_caches(testing::chain(4, ProtocolKind::kDirectory))},
-      {"directory_victim_l3", testing::tiny_caches(testing::two_socket(ProtocolKind::kDirectory, Inclusion::kVictim, 3))},
+      {"directory_victim_l3",
+       testing::tiny_caches(testing::two_socket(ProtocolKind::kDirectory, Inclusion::kVictim, 3))},
       {"directory_inclusive_l3",
        testing::tiny_caches(testing::two_socket(ProtocolKind::kDirectory, Inclusion::kInclusive, 2, 2))},
   };

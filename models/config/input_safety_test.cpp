@@ -8,10 +8,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "models/config/test_support.hpp"
 #include "models/config/limits.hpp"
 #include "models/config/printable.hpp"
 #include "models/config/strict_yaml.hpp"
+#include "models/config/test_support.hpp"
 #include "models/config/units.hpp"
 
 namespace walksim::config {
@@ -52,10 +52,10 @@ TEST(Printable, ControlCharactersAreEscapedAndTextIsKept) {
 
 TEST(Printable, WellFormedUtf8IsKeptButC1ControlsAndStrayBytesAreEscaped) {
   EXPECT_EQ(printable("caf\xc3\xa9 \xe6\x97\xa5"), "caf\xc3\xa9 \xe6\x97\xa5");  // café 日
-  EXPECT_EQ(printable(std::string("\xc2\x9b") + "31m"), "\\xc2\\x9b31m");  // U+009B, a CSI
-  EXPECT_EQ(printable("\xe2\x80\xae"), "\\xe2\\x80\\xae");  // U+202E, RTL override
-  EXPECT_EQ(printable("\xff\xfe\x80"), "\\xff\\xfe\\x80");  // not UTF-8
-  EXPECT_EQ(printable("\xe6\x97"), "\\xe6\\x97");           // truncated sequence
+  EXPECT_EQ(printable(std::string("\xc2\x9b") + "31m"), "\\xc2\\x9b31m");        // U+009B, a CSI
+  EXPECT_EQ(printable("\xe2\x80\xae"), "\\xe2\\x80\\xae");                       // U+202E, RTL override
+  EXPECT_EQ(printable("\xff\xfe\x80"), "\\xff\\xfe\\x80");                       // not UTF-8
+  EXPECT_EQ(printable("\xe6\x97"), "\\xe6\\x97");                                // truncated sequence
 }
 
 TEST(Printable, AConfigErrorEscapesItsFileKeyAndMessageButKeepsTheRawMessage) {

@@ -72,9 +72,9 @@ class Node {
   sim::Picos as_time(double clock_hz = 0) const;  // "85ns", "3cycles" (needs clock_hz > 0)
   // As as_time, and at most `limit` (see limits.hpp); `why` ends the message ("for a hardware ...").
   sim::Picos as_time_at_most(sim::Picos limit, const std::string& why, double clock_hz = 0) const;
-  double as_frequency() const;                    // Hz
-  std::uint64_t as_size() const;                  // bytes
-  double as_bandwidth() const;                    // bytes per second
+  double as_frequency() const;    // Hz
+  std::uint64_t as_size() const;  // bytes
+  double as_bandwidth() const;    // bytes per second
 
   // --- Sourced numbers: `key: {value: <scalar>, source: "<citation>"}` ---
   // Returns the `value` node and records sources[path of key] = source. A bare scalar, a missing

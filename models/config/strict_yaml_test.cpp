@@ -1,6 +1,5 @@
 // Tests for the strict YAML reader: key paths and marks in errors, unread keys rejected with a
 // suggestion, typed getters, sourced numbers, layered `extends:` merging, and file loading.
-#include "models/config/test_support.hpp"
 #include "models/config/strict_yaml.hpp"
 
 #include <gtest/gtest.h>
@@ -8,6 +7,8 @@
 
 #include <filesystem>
 #include <fstream>
+
+#include "models/config/test_support.hpp"
 
 namespace walksim::config {
 namespace {

@@ -21,10 +21,10 @@ using machine::CpuId;
 struct ThreadStats {
   std::uint64_t ops = 0;
   std::uint64_t loads = 0, stores = 0, atomics = 0;
-  std::uint64_t misses = 0;       // accesses beyond the private caches
-  Picos memory_stall = 0;         // time waiting for memory accesses
-  Picos spin = 0;                 // time parked in spin-waits (burns CPU)
-  Picos sleep = 0;                // time asleep, including wake-up latency (no CPU)
+  std::uint64_t misses = 0;  // accesses beyond the private caches
+  Picos memory_stall = 0;    // time waiting for memory accesses
+  Picos spin = 0;            // time parked in spin-waits (burns CPU)
+  Picos sleep = 0;           // time asleep, including wake-up latency (no CPU)
   Picos compute = 0;
   Picos started = 0, finished = 0;
   // Spinning burns CPU, sleeping does not.
@@ -83,21 +83,21 @@ class Executor final : public sim::EventHandler {
     Program* program = nullptr;
     State state = State::kIdle;
     Picos clock = 0;
-    Picos store_drain = 0;        // when the store buffer will have drained
+    Picos store_drain = 0;  // when the store buffer will have drained
     Picos parked_at = 0;
-    bool sleeping = false;        // parked in kSleepUntil rather than kSpinUntil
+    bool sleeping = false;  // parked in kSleepUntil rather than kSpinUntil
     std::uint64_t last_result = 0;
-    bool has_pending = false;     // an op to retry (a spin-wait woken by a write)
+    bool has_pending = false;  // an op to retry (a spin-wait woken by a write)
     Op pending;
-    CoreSpeed speed;              // private work and cache hits run at this speed
-    Picos issue = 0;              // a store's or prefetch's issue cycle at that speed
+    CoreSpeed speed;  // private work and cache hits run at this speed
+    Picos issue = 0;  // a store's or prefetch's issue cycle at that speed
     ThreadStats stats;
     // Effect at grant: the line whose queue holds the pending op, when the op was first issued,
     // and the stores still buffered. Events carry a generation so that a superseded one is ignored.
     LineId waiting_line = kNoLine;
     Picos op_issued = 0;
-    bool granted_retry = false;   // the pending op is a queued access asked again (not counted twice)
-    bool finishing = false;       // the program ended; the thread stops when its stores drained
+    bool granted_retry = false;  // the pending op is a queued access asked again (not counted twice)
+    bool finishing = false;      // the program ended; the thread stops when its stores drained
     std::deque<Buffered> store_buffer;
     std::uint32_t run_gen = 0, drain_gen = 0;
     Picos run_announced = sim::kNever, drain_announced = sim::kNever;
@@ -156,10 +156,10 @@ class Executor final : public sim::EventHandler {
   sim::Simulation& sim_;
   coherence::MemorySystem& mem_;
   std::vector<Thread> threads_;
-  std::vector<std::uint8_t> hosts_;                   // per CPU: a program was started on it
-  std::vector<std::uint64_t> words_;                  // the logical value of each line's own word
-  std::vector<std::uint64_t> named_words_;            // values of named words (Op::on_word)
-  std::vector<std::vector<CpuId>> watchers_;          // parked spin-waiters per line
+  std::vector<std::uint8_t> hosts_;           // per CPU: a program was started on it
+  std::vector<std::uint64_t> words_;          // the logical value of each line's own word
+  std::vector<std::uint64_t> named_words_;    // values of named words (Op::on_word)
+  std::vector<std::vector<CpuId>> watchers_;  // parked spin-waiters per line
   std::uint32_t parked_ = 0;
 };
 

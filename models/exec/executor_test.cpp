@@ -2,7 +2,6 @@
 // spin-waits park and are woken by the write that changes the line, a lock built from these
 // operations gives mutual exclusion, and a wait that nothing can end is reported.
 #include "models/exec/executor.hpp"
-#include "models/exec/test_rig.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,6 +9,7 @@
 #include <vector>
 
 #include "models/coherence/test_machines.hpp"
+#include "models/exec/test_rig.hpp"
 
 namespace walksim::exec {
 namespace {

@@ -15,17 +15,17 @@ using machine::LineId;
 using sim::Picos;
 
 enum class OpKind : std::uint8_t {
-  kLoad,       // result: the line's word
-  kStore,      // word = (word & ~mask) | (value & mask); the thread goes on (store buffer)
-  kRmwAdd,     // locked xadd: word += value; result: the old word
-  kRmwXchg,    // locked xchg of the masked field: word = (word & ~mask) | (value & mask); result: the old word
-  kCas,        // locked cmpxchg: if word == expect then word = value; result: the old word
-  kPrefetch,   // start fetching the line; the thread does not wait
-  kPrefetchW,  // start fetching the line for writing
-  kCompute,    // private CPU work of `ps`
-  kFence,      // full fence: drain the store buffer
-  kSpinUntil,  // re-read the line until (word & mask) == expect; burns CPU while waiting
-  kSleepUntil, // as kSpinUntil, but the thread sleeps (no CPU time) and pays `ps` of wake-up latency
+  kLoad,        // result: the line's word
+  kStore,       // word = (word & ~mask) | (value & mask); the thread goes on (store buffer)
+  kRmwAdd,      // locked xadd: word += value; result: the old word
+  kRmwXchg,     // locked xchg of the masked field: word = (word & ~mask) | (value & mask); result: the old word
+  kCas,         // locked cmpxchg: if word == expect then word = value; result: the old word
+  kPrefetch,    // start fetching the line; the thread does not wait
+  kPrefetchW,   // start fetching the line for writing
+  kCompute,     // private CPU work of `ps`
+  kFence,       // full fence: drain the store buffer
+  kSpinUntil,   // re-read the line until (word & mask) == expect; burns CPU while waiting
+  kSleepUntil,  // as kSpinUntil, but the thread sleeps (no CPU time) and pays `ps` of wake-up latency
 };
 
 // Several fields share one cacheline (a dentry's d_lock and d_count), so values are kept per
@@ -48,12 +48,16 @@ struct Op {
   }
 
   static Op load(LineId l) { return {OpKind::kLoad, l}; }
-  static Op store(LineId l, std::uint64_t v, std::uint64_t mask = ~std::uint64_t{0}) { return {OpKind::kStore, l, v, mask}; }
+  static Op store(LineId l, std::uint64_t v, std::uint64_t mask = ~std::uint64_t{0}) {
+    return {OpKind::kStore, l, v, mask};
+  }
   static Op rmw_add(LineId l, std::uint64_t v) { return {OpKind::kRmwAdd, l, v}; }
   static Op xchg(LineId l, std::uint64_t v, std::uint64_t mask = ~std::uint64_t{0}) {
     return {OpKind::kRmwXchg, l, v, mask};
   }
-  static Op cas(LineId l, std::uint64_t expect, std::uint64_t v) { return {OpKind::kCas, l, v, ~std::uint64_t{0}, expect}; }
+  static Op cas(LineId l, std::uint64_t expect, std::uint64_t v) {
+    return {OpKind::kCas, l, v, ~std::uint64_t{0}, expect};
+  }
   static Op prefetch(LineId l) { return {OpKind::kPrefetch, l}; }
   static Op prefetch_w(LineId l) { return {OpKind::kPrefetchW, l}; }
   static Op compute(Picos ps) { return {OpKind::kCompute, 0, 0, 0, 0, ps}; }

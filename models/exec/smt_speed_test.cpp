@@ -91,9 +91,9 @@ TEST(SmtExecutor, AHitAndAStoreIssueAreSlowerByTheFactorButAMissIsNot) {
   ASSERT_EQ(alone.at.size(), 5u);
   EXPECT_EQ(shared.took(0), alone.took(0));  // the miss waits on the memory system: same time
   EXPECT_GT(alone.took(0), from_ns(10));
-  EXPECT_EQ(alone.took(1), from_ns(1));      // L1 hit
-  EXPECT_EQ(shared.took(1), 1667);           // 1 ns / 0.6, rounded
-  EXPECT_EQ(alone.took(2), from_ns(1));      // one cycle to issue the store
+  EXPECT_EQ(alone.took(1), from_ns(1));  // L1 hit
+  EXPECT_EQ(shared.took(1), 1667);       // 1 ns / 0.6, rounded
+  EXPECT_EQ(alone.took(2), from_ns(1));  // one cycle to issue the store
   EXPECT_EQ(shared.took(2), 1667);
 }
 

@@ -27,11 +27,16 @@ enum class AtomicOp : std::uint8_t {
 
 constexpr std::string_view atomic_op_name(AtomicOp op) {
   switch (op) {
-    case AtomicOp::kFai: return "fai";
-    case AtomicOp::kCas: return "cas";
-    case AtomicOp::kSwap: return "swap";
-    case AtomicOp::kTas: return "tas";
-    case AtomicOp::kCasFai: return "cas-fai";
+    case AtomicOp::kFai:
+      return "fai";
+    case AtomicOp::kCas:
+      return "cas";
+    case AtomicOp::kSwap:
+      return "swap";
+    case AtomicOp::kTas:
+      return "tas";
+    case AtomicOp::kCasFai:
+      return "cas-fai";
   }
   return "?";
 }

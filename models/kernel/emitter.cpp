@@ -30,13 +30,9 @@ void Emitter::push_bucket(KOpKind k, std::uint32_t bucket) {
   out_.push_back(op);
 }
 
-void Emitter::hash_bucket(std::uint32_t bucket) {
-  push_bucket(KOpKind::kLoad, bucket);
-}
+void Emitter::hash_bucket(std::uint32_t bucket) { push_bucket(KOpKind::kLoad, bucket); }
 
-void Emitter::hash_bucket_store(std::uint32_t bucket) {
-  push_bucket(KOpKind::kStore, bucket);
-}
+void Emitter::hash_bucket_store(std::uint32_t bucket) { push_bucket(KOpKind::kStore, bucket); }
 
 void Emitter::hash_bucket_lock(std::uint32_t bucket, bool lock) {
   push_bucket(lock ? KOpKind::kSpinLock : KOpKind::kSpinUnlock, bucket);
@@ -45,7 +41,8 @@ void Emitter::hash_bucket_lock(std::uint32_t bucket, bool lock) {
 void Emitter::compute(std::string_view step, double times) {
   const auto* it = vfs_.step_cost(step);
   if (!it) {
-    throw std::invalid_argument("kernel '" + spec().name + "' has no cpu_costs entry for step '" + std::string(step) + "'");
+    throw std::invalid_argument("kernel '" + spec().name + "' has no cpu_costs entry for step '" + std::string(step) +
+                                "'");
   }
   KOp op;
   op.kind = KOpKind::kCompute;

@@ -42,8 +42,8 @@ class Emitter {
     op.kind = KOpKind::kFence;
     out_.push_back(op);
   }
-  void hash_bucket(std::uint32_t bucket);               // load a dentry hash bucket head
-  void hash_bucket_store(std::uint32_t bucket);         // link/unlink in a chain (dcache_lock era)
+  void hash_bucket(std::uint32_t bucket);                  // load a dentry hash bucket head
+  void hash_bucket_store(std::uint32_t bucket);            // link/unlink in a chain (dcache_lock era)
   void hash_bucket_lock(std::uint32_t bucket, bool lock);  // bit-spinlock in the bucket head (2.6.38)
   // Private CPU work: the variant's cost of `step` in cycles, times `times`.
   void compute(std::string_view step, double times = 1.0);
@@ -70,14 +70,14 @@ class Emitter {
   }
 
   // Composite kernel helpers honouring the variant's switches.
-  void dget(DentryId d);                 // take a reference on a dentry
-  void dput(DentryId d);                 // drop one (count stays > 0: ramfs pins positive dentries)
-  void d_count_inc_locked(DentryId d);   // d_count++ while d_lock is already held
+  void dget(DentryId d);                // take a reference on a dentry
+  void dput(DentryId d);                // drop one (count stays > 0: ramfs pins positive dentries)
+  void d_count_inc_locked(DentryId d);  // d_count++ while d_lock is already held
   void mntget();
   void mntput();
-  void fs_lock(ObjId fs);                // get_fs_pwd's lock of fs->lock
+  void fs_lock(ObjId fs);  // get_fs_pwd's lock of fs->lock
   void fs_unlock(ObjId fs);
-  void vfsmount_read_lock();             // br_read_lock / spin_lock(vfsmount_lock) / seqlock read
+  void vfsmount_read_lock();  // br_read_lock / spin_lock(vfsmount_lock) / seqlock read
   void vfsmount_read_unlock();
   void dcache_lock();
   void dcache_unlock();

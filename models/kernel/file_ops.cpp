@@ -1,9 +1,9 @@
 // Shared dcache/inode sequences (pathwalk.md §5–§7) and the descriptor-based system calls.
 #include "models/kernel/file_ops.hpp"
 
-#include "models/kernel/dcache_ops.hpp"
-
 #include <stdexcept>
+
+#include "models/kernel/dcache_ops.hpp"
 
 namespace walksim::kernel {
 
@@ -222,7 +222,7 @@ void remove_file(Ctx& c, DentryId dir, DentryId victim, bool is_dir) {
   c.e.store(vin, "i_nlink");
   c.e.dput(victim);  // drop ramfs's pin
   c.e.mutex_unlock(vin, "i_mutex");
-  d_delete(c.e, victim);  // the only user: the inode is detached from the dentry (dentry_iput)
+  d_delete(c.e, victim);               // the only user: the inode is detached from the dentry (dentry_iput)
   c.e.atomic_cas(vin, "i_count", -1);  // iput 2 -> 1
   c.e.mnt_drop_write();
   // dput(victim) 1 -> 0: simple_delete_dentry kills it (unhash, unlink from the parent, free).
@@ -281,8 +281,8 @@ void sys_open(Ctx& c, const Syscall& s) {
       if (w.holds_refs) put_path(c.e, w.dir);
       return;
     }
-    c.e.percpu_add("nr_files", +1);          // get_empty_filp
-    c.e.atomic(c.p.cred, "usage", +1);       // get_cred
+    c.e.percpu_add("nr_files", +1);     // get_empty_filp
+    c.e.atomic(c.p.cred, "usage", +1);  // get_cred
     dentry_open(c, w.target, s.write, s.directory);
     return;
   }
@@ -316,7 +316,7 @@ void sys_close(Ctx& c, const Syscall& s) {
     return;
   }
   OpenFile& f = c.p.fds[static_cast<std::size_t>(fd)];
-  fd_table_update(c);  // filp_close: clear the slot under file_lock
+  fd_table_update(c);                 // filp_close: clear the slot under file_lock
   c.e.atomic(f.file, "f_count", -1);  // fput reaches zero: __fput
   c.e.compute("close_file");
   c.e.load(c.vfs.dentry(f.dentry).inode, "i_op");  // fsnotify_close
@@ -329,8 +329,8 @@ void sys_close(Ctx& c, const Syscall& s) {
     c.e.mnt_drop_write();
   }
   c.e.percpu_add("nr_files", -1);
-  c.e.compute("call_rcu");                  // file_free_rcu later...
-  c.e.atomic(c.p.cred, "usage", -1);        // ...drops the cred
+  c.e.compute("call_rcu");            // file_free_rcu later...
+  c.e.atomic(c.p.cred, "usage", -1);  // ...drops the cred
   put_path(c.e, f.dentry);
   f.open = false;
   ++c.p.fd_generation;

@@ -46,12 +46,15 @@ std::optional<std::string> check_kernel_fields(const KernelSpec& spec) {
     SyscallExpander ex(vfs, opts);
     Expansion exp;
     WalkStats stats;
-    const char* calls[] = {"stat ./dir/file",       "lstat ./link/file",    "stat ./missing",
-                           "open ./dir/new O_WRONLY|O_CREAT", "open ./dir/file O_RDWR", "write ./dir/file 3",
-                           "read ./dir/file 3",     "fsync ./dir/file",     "fcntl-lock ./dir/file",
-                           "fstat ./dir/file",      "close ./dir/file",     "close ./dir/new",
-                           "readdir ./dir",         "statfs .",             "utime ./dir/file",
-                           "mkdir ./dir/sub",       "rmdir ./dir/empty",    "rename ./dir/file ./dir/moved",
+    const char* calls[] = {"stat ./dir/file",        "lstat ./link/file",
+                           "stat ./missing",         "open ./dir/new O_WRONLY|O_CREAT",
+                           "open ./dir/file O_RDWR", "write ./dir/file 3",
+                           "read ./dir/file 3",      "fsync ./dir/file",
+                           "fcntl-lock ./dir/file",  "fstat ./dir/file",
+                           "close ./dir/file",       "close ./dir/new",
+                           "readdir ./dir",          "statfs .",
+                           "utime ./dir/file",       "mkdir ./dir/sub",
+                           "rmdir ./dir/empty",      "rename ./dir/file ./dir/moved",
                            "unlink ./dir/moved"};
     for (bool force_ref : {false, true}) {
       for (const char* c : calls) ex.expand(parse_syscall(c), p, force_ref, exp, stats);

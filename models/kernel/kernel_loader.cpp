@@ -7,7 +7,6 @@
 #include "models/config/named_config.hpp"
 #include "models/kernel/kernel_check.hpp"
 #include "models/kernel/object_fields.hpp"
-
 #include "models/sync/sync_registry.hpp"
 
 namespace walksim::kernel {
@@ -22,32 +21,36 @@ E choice(const Node& parent, const std::string& key, const std::vector<std::pair
 
 void read_locking(const Node& root, KernelSpec& k) {
   const Node l = root.child("locking");
-  k.fs_lock = choice<FsLock>(l, "fs_lock", {{"rwlock", FsLock::kRwlock},
-                                            {"spinlock", FsLock::kSpinlock},
-                                            {"spinlock+seqcount", FsLock::kSpinlockSeqcount}});
+  k.fs_lock = choice<FsLock>(
+      l, "fs_lock",
+      {{"rwlock", FsLock::kRwlock}, {"spinlock", FsLock::kSpinlock}, {"spinlock+seqcount", FsLock::kSpinlockSeqcount}});
   k.mnt_count = choice<MntCount>(l, "mnt_count", {{"atomic", MntCount::kAtomic}, {"percpu", MntCount::kPercpu}});
   k.mnt_expiry_store_always = l.child("mnt_expiry_store").as_choice({"conditional", "always"}) == 1;
-  k.d_count = choice<DCount>(l, "d_count", {{"atomic", DCount::kAtomic},
-                                            {"under-d_lock", DCount::kUnderDLock},
-                                            {"lockref", DCount::kLockref}});
+  k.d_count = choice<DCount>(
+      l, "d_count",
+      {{"atomic", DCount::kAtomic}, {"under-d_lock", DCount::kUnderDLock}, {"lockref", DCount::kLockref}});
   k.dcache_lock = l.child("dcache_lock").as_choice({"none", "global"}) == 1;
-  k.vfsmount_lock = choice<VfsmountLock>(l, "vfsmount_lock", {{"spinlock", VfsmountLock::kSpinlock},
-                                                              {"brlock", VfsmountLock::kBrlock},
-                                                              {"seqlock", VfsmountLock::kSeqlock}});
-  k.files_list = choice<FilesList>(l, "files_list", {{"global-lock", FilesList::kGlobalLock},
-                                                     {"per-cpu", FilesList::kPerCpu},
-                                                     {"none", FilesList::kNone}});
-  k.inode_lock = choice<InodeLock>(l, "inode_lock", {{"global", InodeLock::kGlobal}, {"split", InodeLock::kSplit}, {"split-percpu", InodeLock::kSplitPercpu}});
-  k.want_write = choice<WantWrite>(l, "mnt_want_write", {{"none", WantWrite::kNone},
-                                                         {"mount-spinlock", WantWrite::kMountSpinlock},
-                                                         {"percpu-counter", WantWrite::kPercpuCounter}});
+  k.vfsmount_lock = choice<VfsmountLock>(
+      l, "vfsmount_lock",
+      {{"spinlock", VfsmountLock::kSpinlock}, {"brlock", VfsmountLock::kBrlock}, {"seqlock", VfsmountLock::kSeqlock}});
+  k.files_list = choice<FilesList>(
+      l, "files_list",
+      {{"global-lock", FilesList::kGlobalLock}, {"per-cpu", FilesList::kPerCpu}, {"none", FilesList::kNone}});
+  k.inode_lock = choice<InodeLock>(
+      l, "inode_lock",
+      {{"global", InodeLock::kGlobal}, {"split", InodeLock::kSplit}, {"split-percpu", InodeLock::kSplitPercpu}});
+  k.want_write = choice<WantWrite>(l, "mnt_want_write",
+                                   {{"none", WantWrite::kNone},
+                                    {"mount-spinlock", WantWrite::kMountSpinlock},
+                                    {"percpu-counter", WantWrite::kPercpuCounter}});
   const std::vector<std::string> spinlocks = sync::sync_kind_names(sync::SyncRole::kSpinlock);
   k.spinlock = spinlocks[l.child("spinlock").as_choice(spinlocks)];
   k.inode_free = choice<InodeFree>(l, "inode_free", {{"immediate", InodeFree::kImmediate}, {"rcu", InodeFree::kRcu}});
   k.rename_seqlock_in_lookup = l.child("rename_seqlock_in_lookup").as_bool();
   if (k.d_count == DCount::kAtomic && !k.dcache_lock) {
-    l.child("d_count").fail("an atomic d_count without the global dcache_lock is not an era the model knows "
-                            "(2.6.38 moved d_count under d_lock when it removed dcache_lock)");
+    l.child("d_count").fail(
+        "an atomic d_count without the global dcache_lock is not an era the model knows "
+        "(2.6.38 moved d_count under d_lock when it removed dcache_lock)");
   }
 }
 
@@ -96,9 +99,8 @@ void read_layouts(const Node& root, KernelSpec& k) {
         }
         if (const auto it = first_seen.find(name); it != first_seen.end()) {
           field.fail("field '" + name + "' of " + type + " is placed on two lines: line " +
-                     std::to_string(layout.line_of.at(name)) + " (at " +
-                     std::to_string(it->second.mark().line) + ":" + std::to_string(it->second.mark().column) +
-                     ") and line " + std::to_string(i));
+                     std::to_string(layout.line_of.at(name)) + " (at " + std::to_string(it->second.mark().line) + ":" +
+                     std::to_string(it->second.mark().column) + ") and line " + std::to_string(i));
         }
         first_seen.emplace(name, field);
         layout.line_of[name] = static_cast<std::uint32_t>(i);
@@ -136,7 +138,8 @@ void read_costs(const Node& root, KernelSpec& k) {
                  " (give exactly one of 'source' or 'calibrated' with the number)");
     }
     if (source.has_value() == calibrated.has_value()) {
-      entry.fail("give exactly one of 'source' (where the number comes from) or 'calibrated' (fitted by an experiment)");
+      entry.fail(
+          "give exactly one of 'source' (where the number comes from) or 'calibrated' (fitted by an experiment)");
     }
     const std::string text = source ? source->as_string() : calibrated->as_string();
     if (text.empty()) entry.fail("the source or calibration note is empty");
@@ -153,9 +156,9 @@ KernelSpec read_kernel(const Node& root, const std::string& file) {
   if (const auto refs = root.optional("references")) {
     for (const Node& r : refs->elements()) r.as_string();
   }
-  k.walk = choice<WalkKind>(root, "walk", {{"ref-walk", WalkKind::kRefWalk},
-                                           {"rcu-walk", WalkKind::kRcuWalk},
-                                           {"store-free", WalkKind::kStoreFree}});
+  k.walk = choice<WalkKind>(
+      root, "walk",
+      {{"ref-walk", WalkKind::kRefWalk}, {"rcu-walk", WalkKind::kRcuWalk}, {"store-free", WalkKind::kStoreFree}});
   read_locking(root, k);
   const Node placement = root.child("placement");
   const Node boot = placement.child("boot_objects_node");

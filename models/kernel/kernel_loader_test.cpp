@@ -23,8 +23,8 @@ config::ConfigError error_of(const std::string& path) {
 
 TEST(KernelLoader, EveryRequiredVariantLoads) {
   const auto names = list_kernels(testing::kernel_dirs());
-  for (const char* required : {"linux-2.6.20", "linux-2.6.26-robind", "linux-2.6.35", "linux-2.6.37",
-                               "vfs-scale-2010", "linux-2.6.38", "linux-6.x", "linux-6.x-dname-lockref-line"}) {
+  for (const char* required : {"linux-2.6.20", "linux-2.6.26-robind", "linux-2.6.35", "linux-2.6.37", "vfs-scale-2010",
+                               "linux-2.6.38", "linux-6.x", "linux-6.x-dname-lockref-line"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), required), names.end()) << required;
   }
   for (const auto& n : names) EXPECT_NO_THROW(load_kernel(n, testing::kernel_dirs())) << n;
@@ -59,8 +59,7 @@ TEST(KernelLoader, AnUnknownFieldInALayoutIsNamedWithItsLine) {
 TEST(KernelLoader, AFieldPlacedOnTwoLinesIsAnError) {
   const auto e = error_of(testdata("bad-two-lines.yaml"));
   EXPECT_EQ(e.mark().line, 7);
-  EXPECT_NE(e.message().find("field 'd_lock' of dentry is placed on two lines: line 0"), std::string::npos)
-      << e.what();
+  EXPECT_NE(e.message().find("field 'd_lock' of dentry is placed on two lines: line 0"), std::string::npos) << e.what();
 }
 
 TEST(KernelLoader, AnUnknownWalkListsTheValidOnes) {
@@ -109,13 +108,15 @@ TEST(KernelLoader, AWhatIfSpinlockKindChangesWhatEveryLockOperationExecutes) {
   auto d_lock_ops = [&](const KernelSpec& spec) {
     std::vector<std::string> ops;
     for (const auto& op : trace_syscall(m, spec, req).ops) {
-      if (op.kop == "spin_lock" && op.object.find("dentry 'file'") != std::string::npos) ops.push_back(op.op + " " + op.object);
+      if (op.kop == "spin_lock" && op.object.find("dentry 'file'") != std::string::npos)
+        ops.push_back(op.op + " " + op.object);
     }
     return ops;
   };
   EXPECT_EQ(d_lock_ops(k), std::vector<std::string>{"rmw-xadd dentry 'file'"});
   k.spinlock = "mcs";
-  EXPECT_EQ(d_lock_ops(k), (std::vector<std::string>{"store cpu 0 mcs node of dentry 'file'", "rmw-xchg dentry 'file'"}));
+  EXPECT_EQ(d_lock_ops(k),
+            (std::vector<std::string>{"store cpu 0 mcs node of dentry 'file'", "rmw-xchg dentry 'file'"}));
 }
 
 }  // namespace

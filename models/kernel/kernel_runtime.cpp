@@ -53,7 +53,8 @@ std::vector<LineId> KernelRuntime::lock_lines(const sync::SyncKind& kind, const 
     case sync::PerCpuLines::kOwn:
       for (CpuId c = 0; c < m.cpus(); ++c) {
         lines.push_back(mem.add_line(m.node_of(m.core_of(c))));
-        vfs_.set_label(lines.back(), {"cpu " + std::to_string(c) + " " + name + " node of " + owner, 0, "qnode", false});
+        vfs_.set_label(lines.back(),
+                       {"cpu " + std::to_string(c) + " " + name + " node of " + owner, 0, "qnode", false});
       }
       break;
     case sync::PerCpuLines::kCpuQnodes:
@@ -108,7 +109,8 @@ sync::SyncPrimitive& KernelRuntime::primitive(const KOp& k) {
   }
   const sync::SyncKind& sk = sync::find_sync_kind(name);
   if (sk.role == sync::SyncRole::kReference) {
-    throw std::logic_error(std::string(name) + " is a reference kind the kernel model emits itself (sync_registry.hpp)");
+    throw std::logic_error(std::string(name) +
+                           " is a reference kind the kernel model emits itself (sync_registry.hpp)");
   }
   if (sk.role == sync::SyncRole::kSleeping) cfg.wakeup_latency = mutex_wakeup_;
   const std::vector<LineId> lines = lock_lines(sk, k);
@@ -362,7 +364,7 @@ KOpRunner::Status KOpRunner::next(KernelRuntime& rt, CpuId cpu, std::uint64_t la
     switch (k.kind) {
       case KOpKind::kAtomicCas:
         if (phase_ == 1 || last != scratch_) {  // first attempt, or the cmpxchg lost a race: retry
-          scratch_ = last;  // the value to replace: loaded first, then what the failed cmpxchg saw
+          scratch_ = last;                      // the value to replace: loaded first, then what the failed cmpxchg saw
           phase_ = 2;
           out = Op::cas(k.line, scratch_, scratch_ + static_cast<std::uint64_t>(k.delta)).on_word(k.word);
           count(out, stats);
@@ -383,7 +385,8 @@ KOpRunner::Status KOpRunner::next(KernelRuntime& rt, CpuId cpu, std::uint64_t la
       case KOpKind::kLockedCountAdd:
         if (phase_ == 1) {
           phase_ = 2;
-          out = Op::store(k.line, last + static_cast<std::uint64_t>(k.delta), sync::Lockref::kCountMask).on_word(k.word);
+          out =
+              Op::store(k.line, last + static_cast<std::uint64_t>(k.delta), sync::Lockref::kCountMask).on_word(k.word);
           count(out, stats);
           return Status::kOp;
         }

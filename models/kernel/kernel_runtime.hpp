@@ -19,13 +19,13 @@ namespace walksim::kernel {
 // Per-process counts, summed by the experiment layer.
 struct ProcessStats {
   std::uint64_t syscalls = 0;
-  std::uint64_t failed = 0;        // calls that returned an error
-  std::uint64_t atomic_rmw = 0;    // locked RMWs issued (xadd, xchg, cmpxchg), including lock traffic
+  std::uint64_t failed = 0;      // calls that returned an error
+  std::uint64_t atomic_rmw = 0;  // locked RMWs issued (xadd, xchg, cmpxchg), including lock traffic
   std::uint64_t loads = 0;
   std::uint64_t stores = 0;
-  std::uint64_t lock_acquires = 0; // spin, read, mutex acquisitions
+  std::uint64_t lock_acquires = 0;  // spin, read, mutex acquisitions
   std::uint64_t seq_retries = 0;
-  sim::Picos user_time = 0;        // CPU time of the user-space work issued between calls (slower on an SMT-shared core)
+  sim::Picos user_time = 0;  // CPU time of the user-space work issued between calls (slower on an SMT-shared core)
   WalkStats walk;
 };
 
@@ -83,8 +83,8 @@ class KOpRunner {
 
   const Expansion* exp_ = nullptr;
   std::size_t index_ = 0;
-  std::size_t current_ = 0;        // the KOp of the last Op handed out
-  std::uint32_t phase_ = 0;        // progress within the current KOp
+  std::size_t current_ = 0;  // the KOp of the last Op handed out
+  std::uint32_t phase_ = 0;  // progress within the current KOp
   sync::SyncPrimitive* prim_ = nullptr;
   sync::SyncPrimitive* lockref_tail_ = nullptr;  // a lockref put that must finish under its lock
   sync::SyncAction action_{};

@@ -57,7 +57,7 @@ struct ObjectLayout {
   // Each line starts a machine cacheline of its own (`__cacheline_aligned_in_smp` globals): on a
   // machine with 128-byte lines they do not fold together.
   bool aligned = false;
-  std::map<std::string, std::uint32_t> line_of;  // field -> 64-byte line index
+  std::map<std::string, std::uint32_t> line_of;                                   // field -> 64-byte line index
   std::unordered_map<std::string, FieldSlot, StringHash, std::equal_to<>> slots;  // built from `lines`
   void index() {
     slots.clear();
@@ -71,7 +71,7 @@ struct ObjectLayout {
 // Private CPU work of each step, in cycles of the machine it runs on. Each carries a source or is
 // marked `calibrated:` (then the experiment layer fits one scale factor; never edited by hand).
 struct CpuCosts {
-  std::map<std::string, double> cycles;  // step name -> cycles
+  std::map<std::string, double> cycles;       // step name -> cycles
   std::map<std::string, std::string> origin;  // step name -> source text, or "calibrated: <what>"
 };
 
@@ -85,7 +85,7 @@ struct KernelSpec {
   MntCount mnt_count = MntCount::kAtomic;
   bool mnt_expiry_store_always = true;  // 2.6.35 mntput stores mnt_expiry_mark = 0 on every call
   DCount d_count = DCount::kAtomic;
-  bool dcache_lock = true;              // the global dcache_lock exists
+  bool dcache_lock = true;  // the global dcache_lock exists
   VfsmountLock vfsmount_lock = VfsmountLock::kSpinlock;
   FilesList files_list = FilesList::kGlobalLock;
   InodeLock inode_lock = InodeLock::kGlobal;
@@ -110,9 +110,9 @@ struct KernelSpec {
 
 // Per-run options of a variant (experiment YAML or command-line flags).
 struct KernelOptions {
-  bool prefetch = true;           // prefetch name and inode in __d_lookup_rcu (2.6.38+)
-  bool posix_acl = false;         // POSIX ACLs on directories (a cached ACL exists)
-  bool caller_is_owner = true;    // root / the owner: no ACL consulted on exec permission
+  bool prefetch = true;         // prefetch name and inode in __d_lookup_rcu (2.6.38+)
+  bool posix_acl = false;       // POSIX ACLs on directories (a cached ACL exists)
+  bool caller_is_owner = true;  // root / the owner: no ACL consulted on exec permission
 };
 
 }  // namespace walksim::kernel

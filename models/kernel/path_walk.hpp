@@ -31,9 +31,9 @@ struct WalkStatsField {
   std::uint64_t WalkStats::*value;
 };
 inline constexpr WalkStatsField kWalkStatsFields[] = {
-    {"rcu_lookups", &WalkStats::rcu_lookups},         {"ref_lookups", &WalkStats::ref_lookups},
-    {"fallback_restart", &WalkStats::restarts},       {"fallback_nodentry", &WalkStats::nodentry},
-    {"fallback_permission", &WalkStats::permission},  {"fallback_link", &WalkStats::link},
+    {"rcu_lookups", &WalkStats::rcu_lookups},        {"ref_lookups", &WalkStats::ref_lookups},
+    {"fallback_restart", &WalkStats::restarts},      {"fallback_nodentry", &WalkStats::nodentry},
+    {"fallback_permission", &WalkStats::permission}, {"fallback_link", &WalkStats::link},
     {"fallback_reval", &WalkStats::reval},
 };
 
@@ -45,10 +45,10 @@ inline WalkStats& WalkStats::operator+=(const WalkStats& o) {
 struct WalkRequest {
   std::vector<std::string> components;  // "." included; empty components removed
   bool absolute = false;
-  bool want_parent = false;  // LOOKUP_PARENT: stop at the last component's parent
-  bool save = true;          // path_walk's extra pin of the start point (not in do_filp_open)
-  bool keep_rcu = false;     // store-free stat: stay in rcu mode at the end (no reference taken)
-  bool follow = true;        // follow a symlink in the last component (stat: yes, lstat: no)
+  bool want_parent = false;    // LOOKUP_PARENT: stop at the last component's parent
+  bool save = true;            // path_walk's extra pin of the start point (not in do_filp_open)
+  bool keep_rcu = false;       // store-free stat: stay in rcu mode at the end (no reference taken)
+  bool follow = true;          // follow a symlink in the last component (stat: yes, lstat: no)
   bool open_trailing = false;  // do_filp_open: a trailing symlink is followed by open's own loop
 };
 

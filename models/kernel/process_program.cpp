@@ -3,7 +3,6 @@
 
 namespace walksim::kernel {
 
-
 // The cache key: every field of the call that its expansion depends on (as to_string shows it),
 // built into a reused buffer so that a lookup allocates nothing.
 void ProcessProgram::make_key(bool force_ref) {
@@ -32,8 +31,7 @@ const Expansion& ProcessProgram::expand(bool force_ref) {
   }
   make_key(force_ref);
   auto it = cache_.find(std::string_view(key_));
-  if (it != cache_.end() && it->second.generation == vfs.generation() &&
-      it->second.fd_generation == p_.fd_generation) {
+  if (it != cache_.end() && it->second.generation == vfs.generation() && it->second.fd_generation == p_.fd_generation) {
     stats_.walk += it->second.delta;
     return it->second.exp;
   }

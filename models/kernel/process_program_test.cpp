@@ -1,13 +1,14 @@
 // A process's reuse of expansions is a host-time saving only: whatever the cache size, a run must
 // count and time exactly the same operations, including when other processes change the tree and
 // the process's own descriptor table changes between calls.
+#include "models/kernel/process_program.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
 #include "models/coherence/memory_system.hpp"
-#include "models/kernel/process_program.hpp"
 #include "models/kernel/test_support.hpp"
 #include "sim/simulation.hpp"
 
@@ -39,7 +40,8 @@ Outcome run(const std::string& kernel, std::size_t cache_entries) {
       const std::string f = "./d/f" + std::to_string(i);
       reader.push_back("stat " + f);
       if (i % 8 == 0) {
-        reader.insert(reader.end(), {"stat " + f, "stat " + f, "read ./d/f0 512", "write ./d/f0 512", "read ./d/f0 512"});
+        reader.insert(reader.end(),
+                      {"stat " + f, "stat " + f, "read ./d/f0 512", "write ./d/f0 512", "read ./d/f0 512"});
       }
     }
     if (round == 2) reader.insert(reader.end(), {"open ./d/f1 O_RDONLY", "close ./d/f1"});
@@ -52,9 +54,8 @@ Outcome run(const std::string& kernel, std::size_t cache_entries) {
   KernelRuntime rt(vfs, {}, sim::from_ns(5000));
   testing::Repeat reads(reader, 1);
   // Another process changes the tree the reader walks: renames, creates and unlinks.
-  testing::Repeat changes({"rename ./d ./e", "rename ./e ./d", "open ./d/new O_WRONLY|O_CREAT", "close ./d/new",
-                 "unlink ./d/new"},
-                40);
+  testing::Repeat changes(
+      {"rename ./d ./e", "rename ./e ./d", "open ./d/new O_WRONLY|O_CREAT", "close ./d/new", "unlink ./d/new"}, 40);
   ProcessProgram pa(rt, a, reads, cache_entries), pb(rt, b, changes, cache_entries);
   sim::Simulation sim(1);
   exec::Executor ex(sim, mem);
@@ -62,8 +63,17 @@ Outcome run(const std::string& kernel, std::size_t cache_entries) {
   ex.start(b.cpu, pb);
   ex.run();
   const auto& s = pa.stats();
-  Outcome o{s.syscalls, s.failed, s.atomic_rmw, s.loads, s.stores, s.lock_acquires, s.walk.restarts,
-            s.walk.ref_lookups, s.walk.rcu_lookups, ex.stats(a.cpu).finished, {}};
+  Outcome o{s.syscalls,
+            s.failed,
+            s.atomic_rmw,
+            s.loads,
+            s.stores,
+            s.lock_acquires,
+            s.walk.restarts,
+            s.walk.ref_lookups,
+            s.walk.rcu_lookups,
+            ex.stats(a.cpu).finished,
+            {}};
   for (LineId l = 0; l < mem.line_count(); ++l) o.line_transactions.push_back(mem.line(l).transactions);
   return o;
 }

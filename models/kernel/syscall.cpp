@@ -121,11 +121,13 @@ Syscall parse_syscall(const std::string& text) {
       } else if (f == "O_DIRECTORY") {
         s.directory = true;
       } else {
-        throw std::invalid_argument("unknown open flag '" + f + "'; expected O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_DIRECTORY");
+        throw std::invalid_argument("unknown open flag '" + f +
+                                    "'; expected O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_DIRECTORY");
       }
     }
   }
-  if (i < words.size()) throw std::invalid_argument("unexpected '" + words[i] + "' after the arguments of '" + words[0] + "'");
+  if (i < words.size())
+    throw std::invalid_argument("unexpected '" + words[i] + "' after the arguments of '" + words[0] + "'");
   return s;
 }
 

@@ -12,9 +12,24 @@
 namespace walksim::kernel {
 
 enum class Sys : std::uint8_t {
-  kStat, kLstat, kFstat, kOpen, kClose, kRead, kPread, kWrite, kPwrite, kUnlink, kRename, kMkdir, kRmdir,
+  kStat,
+  kLstat,
+  kFstat,
+  kOpen,
+  kClose,
+  kRead,
+  kPread,
+  kWrite,
+  kPwrite,
+  kUnlink,
+  kRename,
+  kMkdir,
+  kRmdir,
   kReaddir,  // opendir + readdir (getdents until empty) + closedir
-  kStatfs, kFsync, kUtime, kFcntlLock,
+  kStatfs,
+  kFsync,
+  kUtime,
+  kFcntlLock,
   kLockHold,  // not a system call: spin_lock(test_lock), `bytes` ns of work, spin_unlock (lock-loop)
   kAtomicOp,  // not a system call: one atomic operation on a shared line (atomic-stress); not parsed
 };
@@ -46,11 +61,11 @@ inline constexpr std::uint64_t kMaxLockHoldNs = 1'000'000'000;
 
 // What must exist before a call can be traced alone (`walksim trace` sets it up).
 enum class TraceSetup : std::uint8_t {
-  kFile,          // the path, as a regular file
-  kNothing,       // the path's parents only (mkdir makes it)
-  kDirectory,     // the path, as a directory (rmdir, readdir)
-  kFileAndParent, // rename: the old path as a file, the new path's parents
-  kOpenFile,      // the path as a file, opened first (a descriptor call)
+  kFile,           // the path, as a regular file
+  kNothing,        // the path's parents only (mkdir makes it)
+  kDirectory,      // the path, as a directory (rmdir, readdir)
+  kFileAndParent,  // rename: the old path as a file, the new path's parents
+  kOpenFile,       // the path as a file, opened first (a descriptor call)
 };
 
 // Everything the kernel model knows about a call besides its arguments: one row per Sys, in

@@ -124,8 +124,8 @@ void remove_entry(Ctx& c, const Syscall& s, bool is_dir) {
   c.e.mutex_lock(dir_in, "i_mutex");
   const auto victim = lookup_hash(c, dir, w.last);
   // unlink of a directory is EISDIR, rmdir of a file ENOTDIR, rmdir of a non-empty one ENOTEMPTY.
-  const bool wrong = victim && (c.vfs.dentry(*victim).dir != is_dir ||
-                                (is_dir && !c.vfs.dentry(*victim).children.empty()));
+  const bool wrong =
+      victim && (c.vfs.dentry(*victim).dir != is_dir || (is_dir && !c.vfs.dentry(*victim).children.empty()));
   if (!victim || wrong) {
     if (victim) c.e.dput(*victim);
     c.e.mutex_unlock(dir_in, "i_mutex");
@@ -270,13 +270,13 @@ struct ExpanderRow {
   Expander expand;
 };
 constexpr ExpanderRow kExpanders[] = {
-    {Sys::kStat, sys_stat},       {Sys::kLstat, sys_stat},         {Sys::kFstat, sys_fstat},
-    {Sys::kOpen, sys_open},       {Sys::kClose, sys_close},        {Sys::kRead, sys_read},
-    {Sys::kPread, sys_read},      {Sys::kWrite, sys_write},        {Sys::kPwrite, sys_write},
-    {Sys::kUnlink, sys_unlink},   {Sys::kRename, sys_rename},      {Sys::kMkdir, sys_mkdir},
-    {Sys::kRmdir, sys_rmdir},     {Sys::kReaddir, sys_readdir},    {Sys::kStatfs, sys_statfs},
-    {Sys::kFsync, sys_fsync},     {Sys::kUtime, sys_utime},        {Sys::kFcntlLock, sys_fcntl_lock},
-    {Sys::kLockHold, lock_hold},  {Sys::kAtomicOp, atomic_op},
+    {Sys::kStat, sys_stat},      {Sys::kLstat, sys_stat},      {Sys::kFstat, sys_fstat},
+    {Sys::kOpen, sys_open},      {Sys::kClose, sys_close},     {Sys::kRead, sys_read},
+    {Sys::kPread, sys_read},     {Sys::kWrite, sys_write},     {Sys::kPwrite, sys_write},
+    {Sys::kUnlink, sys_unlink},  {Sys::kRename, sys_rename},   {Sys::kMkdir, sys_mkdir},
+    {Sys::kRmdir, sys_rmdir},    {Sys::kReaddir, sys_readdir}, {Sys::kStatfs, sys_statfs},
+    {Sys::kFsync, sys_fsync},    {Sys::kUtime, sys_utime},     {Sys::kFcntlLock, sys_fcntl_lock},
+    {Sys::kLockHold, lock_hold}, {Sys::kAtomicOp, atomic_op},
 };
 constexpr bool in_sys_order() {
   for (std::size_t i = 0; i < std::size(kExpanders); ++i) {

@@ -13,49 +13,86 @@ namespace {
 
 const char* kop_name(KOpKind k) {
   switch (k) {
-    case KOpKind::kLoad: return "load";
-    case KOpKind::kStore: return "store";
-    case KOpKind::kAtomic: return "atomic";
-    case KOpKind::kAtomicCas: return "atomic_cmpxchg";
-    case KOpKind::kPrefetch: return "prefetch";
-    case KOpKind::kCompute: return "compute";
-    case KOpKind::kFence: return "fence";
-    case KOpKind::kSpinLock: return "spin_lock";
-    case KOpKind::kSpinUnlock: return "spin_unlock";
-    case KOpKind::kReadLock: return "read_lock";
-    case KOpKind::kReadUnlock: return "read_unlock";
-    case KOpKind::kMutexLock: return "mutex_lock";
-    case KOpKind::kMutexUnlock: return "mutex_unlock";
-    case KOpKind::kSeqBegin: return "seq_begin";
-    case KOpKind::kSeqCheck: return "seq_check";
-    case KOpKind::kSeqWriteBegin: return "seq_write_begin";
-    case KOpKind::kSeqWriteEnd: return "seq_write_end";
-    case KOpKind::kPercpuAdd: return "percpu_add";
-    case KOpKind::kLockrefGet: return "lockref_get";
-    case KOpKind::kLockrefPut: return "lockref_put";
-    case KOpKind::kLockrefPutReturn: return "lockref_put_return";
-    case KOpKind::kLockedCountAdd: return "count_add_locked";
-    case KOpKind::kXchg: return "xchg";
-    case KOpKind::kCasOnce: return "cmpxchg_once";
-    case KOpKind::kTestAndSet: return "test_and_set";
-    case KOpKind::kCasLoop: return "cmpxchg_loop";
+    case KOpKind::kLoad:
+      return "load";
+    case KOpKind::kStore:
+      return "store";
+    case KOpKind::kAtomic:
+      return "atomic";
+    case KOpKind::kAtomicCas:
+      return "atomic_cmpxchg";
+    case KOpKind::kPrefetch:
+      return "prefetch";
+    case KOpKind::kCompute:
+      return "compute";
+    case KOpKind::kFence:
+      return "fence";
+    case KOpKind::kSpinLock:
+      return "spin_lock";
+    case KOpKind::kSpinUnlock:
+      return "spin_unlock";
+    case KOpKind::kReadLock:
+      return "read_lock";
+    case KOpKind::kReadUnlock:
+      return "read_unlock";
+    case KOpKind::kMutexLock:
+      return "mutex_lock";
+    case KOpKind::kMutexUnlock:
+      return "mutex_unlock";
+    case KOpKind::kSeqBegin:
+      return "seq_begin";
+    case KOpKind::kSeqCheck:
+      return "seq_check";
+    case KOpKind::kSeqWriteBegin:
+      return "seq_write_begin";
+    case KOpKind::kSeqWriteEnd:
+      return "seq_write_end";
+    case KOpKind::kPercpuAdd:
+      return "percpu_add";
+    case KOpKind::kLockrefGet:
+      return "lockref_get";
+    case KOpKind::kLockrefPut:
+      return "lockref_put";
+    case KOpKind::kLockrefPutReturn:
+      return "lockref_put_return";
+    case KOpKind::kLockedCountAdd:
+      return "count_add_locked";
+    case KOpKind::kXchg:
+      return "xchg";
+    case KOpKind::kCasOnce:
+      return "cmpxchg_once";
+    case KOpKind::kTestAndSet:
+      return "test_and_set";
+    case KOpKind::kCasLoop:
+      return "cmpxchg_loop";
   }
   return "?";
 }
 
 const char* op_name(exec::OpKind k) {
   switch (k) {
-    case exec::OpKind::kLoad: return "load";
-    case exec::OpKind::kStore: return "store";
-    case exec::OpKind::kRmwAdd: return "rmw-xadd";
-    case exec::OpKind::kRmwXchg: return "rmw-xchg";
-    case exec::OpKind::kCas: return "rmw-cmpxchg";
-    case exec::OpKind::kPrefetch: return "prefetch";
-    case exec::OpKind::kPrefetchW: return "prefetchw";
-    case exec::OpKind::kCompute: return "compute";
-    case exec::OpKind::kFence: return "fence";
-    case exec::OpKind::kSpinUntil: return "load-spin";
-    case exec::OpKind::kSleepUntil: return "load-sleep";
+    case exec::OpKind::kLoad:
+      return "load";
+    case exec::OpKind::kStore:
+      return "store";
+    case exec::OpKind::kRmwAdd:
+      return "rmw-xadd";
+    case exec::OpKind::kRmwXchg:
+      return "rmw-xchg";
+    case exec::OpKind::kCas:
+      return "rmw-cmpxchg";
+    case exec::OpKind::kPrefetch:
+      return "prefetch";
+    case exec::OpKind::kPrefetchW:
+      return "prefetchw";
+    case exec::OpKind::kCompute:
+      return "compute";
+    case exec::OpKind::kFence:
+      return "fence";
+    case exec::OpKind::kSpinUntil:
+      return "load-spin";
+    case exec::OpKind::kSleepUntil:
+      return "load-sleep";
   }
   return "?";
 }

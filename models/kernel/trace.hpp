@@ -12,14 +12,14 @@
 namespace walksim::kernel {
 
 struct TraceOp {
-  std::string kop;        // kernel operation ("spin_lock", "atomic", "seq_begin", ...)
-  std::string op;         // executed operation ("load", "store", "rmw", "cas", "spin", ...)
-  std::string object;     // "dentry 'file'", "vfsmount", ...
-  std::uint32_t line = 0; // line index within the object
+  std::string kop;         // kernel operation ("spin_lock", "atomic", "seq_begin", ...)
+  std::string op;          // executed operation ("load", "store", "rmw", "cas", "spin", ...)
+  std::string object;      // "dentry 'file'", "vfsmount", ...
+  std::uint32_t line = 0;  // line index within the object
   std::string line_fields;
   std::string field;
   bool shared = false;
-  sim::Picos compute = 0; // for compute steps
+  sim::Picos compute = 0;  // for compute steps
 };
 
 struct TraceTotals {
@@ -41,8 +41,8 @@ struct TraceRequest {
   std::string syscall;  // "stat ./file"
   std::string cwd = "/home/user";
   KernelOptions options;
-  bool acl_on_dirs = false;  // every directory carries a cached POSIX ACL
-  std::vector<std::string> files;  // other regular files to create first
+  bool acl_on_dirs = false;                                   // every directory carries a cached POSIX ACL
+  std::vector<std::string> files;                             // other regular files to create first
   std::vector<std::pair<std::string, std::string>> symlinks;  // (link path, target), made before the call
 };
 

@@ -23,8 +23,8 @@ Vfs::Vfs(coherence::MemorySystem& mem, const KernelSpec& spec)
   sb_ = new_object("super_block", "super_block", true, boot);
   mount_ = new_object("vfsmount", "vfsmount", true, boot);
   for (CpuId c = 0; c < m.cpus(); ++c) {
-    percpu_.push_back(new_object("percpu", "cpu " + std::to_string(c) + " per-CPU data", false,
-                                 m.node_of(m.core_of(c))));
+    percpu_.push_back(
+        new_object("percpu", "cpu " + std::to_string(c) + " per-CPU data", false, m.node_of(m.core_of(c))));
   }
   // Each bucket has two words: the chain head, and (2.6.38+) the bit-spinlock in it, kept apart
   // so that a chain update never disturbs the lock's state in the model.
@@ -59,7 +59,8 @@ ObjId Vfs::new_object(const std::string& type, std::string name, bool shared, st
   const std::size_t count = (layout.lines.size() + fold - 1) / fold;
   for (std::size_t i = 0; i < count; ++i) {
     const LineId line = mem_.add_line(home);
-    if (line_object_.size() <= line) line_object_.resize(std::max<std::size_t>(line + 1, line_object_.size() * 2), kNoObject);
+    if (line_object_.size() <= line)
+      line_object_.resize(std::max<std::size_t>(line + 1, line_object_.size() * 2), kNoObject);
     line_object_[line] = static_cast<ObjId>(objects_.size());
     if (i == 0) o.first_line = line;
     if (line != o.first_line + i) throw std::logic_error("an object's lines must be consecutive");
@@ -76,7 +77,9 @@ bool Vfs::has_field(ObjId id, std::string_view field) const {
 
 FieldRef Vfs::field(ObjId id, std::string_view name) const {
   const Object& o = objects_[id];
-  const std::size_t h = (reinterpret_cast<std::uintptr_t>(o.layout) >> 4 ^ reinterpret_cast<std::uintptr_t>(name.data())) & (kFieldCacheSize - 1);
+  const std::size_t h =
+      (reinterpret_cast<std::uintptr_t>(o.layout) >> 4 ^ reinterpret_cast<std::uintptr_t>(name.data())) &
+      (kFieldCacheSize - 1);
   FieldCacheEntry& ce = field_cache_[h];
   if (ce.layout == o.layout && ce.name == name.data() && ce.size == name.size()) {
     return {o.first_line + ce.line, o.first_word + ce.slot.word, ce.stored};

@@ -31,9 +31,9 @@ struct FieldRef {
 
 struct Object {
   const ObjectLayout* layout;
-  LineId first_line;             // its lines are consecutive ids: first_line .. first_line + line_count - 1
-  std::uint32_t line_count;      // one per machine line the object spans
-  std::uint32_t first_word;      // word id of the layout's first field; fields follow in layout order
+  LineId first_line;         // its lines are consecutive ids: first_line .. first_line + line_count - 1
+  std::uint32_t line_count;  // one per machine line the object spans
+  std::uint32_t first_word;  // word id of the layout's first field; fields follow in layout order
   bool shared;
   std::string name;
 };
@@ -41,17 +41,17 @@ struct Object {
 struct Dentry {
   std::string name;
   DentryId parent = kNoDentry;
-  ObjId obj = 0;                 // the dentry object
-  ObjId inode = 0;               // its inode object (negative dentries have none: see `negative`)
+  ObjId obj = 0;    // the dentry object
+  ObjId inode = 0;  // its inode object (negative dentries have none: see `negative`)
   bool dir = false;
   bool symlink = false;
   bool negative = false;
-  bool has_acl = false;          // a POSIX ACL is cached on the inode
-  std::string link_target;       // for symlinks
-  bool revalidate = false;       // the filesystem has ->d_revalidate for it (NFS-like); ramfs never
-  ObjId page = 0;                // regular files: the one page-cache page their data lives in
-  std::uint32_t inode_cpu = 0;   // the CPU whose per-CPU inode list holds the inode (split-percpu)
-  std::uint32_t bucket = 0;      // index into the dentry hash table
+  bool has_acl = false;         // a POSIX ACL is cached on the inode
+  std::string link_target;      // for symlinks
+  bool revalidate = false;      // the filesystem has ->d_revalidate for it (NFS-like); ramfs never
+  ObjId page = 0;               // regular files: the one page-cache page their data lives in
+  std::uint32_t inode_cpu = 0;  // the CPU whose per-CPU inode list holds the inode (split-percpu)
+  std::uint32_t bucket = 0;     // index into the dentry hash table
   std::map<std::string, DentryId, std::less<>> children;
 };
 
@@ -67,14 +67,14 @@ struct OpenFile {
 struct Process {
   std::uint32_t pid = 0;
   CpuId cpu = 0;
-  ObjId fs = 0;       // fs_struct (shared by CLONE_FS threads)
-  ObjId files = 0;    // files_struct
+  ObjId fs = 0;     // fs_struct (shared by CLONE_FS threads)
+  ObjId files = 0;  // files_struct
   ObjId cred = 0;
   DentryId cwd = 0;
   DentryId root = 0;
-  std::vector<OpenFile> fds;       // index = fd
-  std::uint64_t fd_generation = 0; // increases when a descriptor is opened or closed
-  std::vector<ObjId> free_files;   // the slab's free file objects of this CPU, reused first
+  std::vector<OpenFile> fds;        // index = fd
+  std::uint64_t fd_generation = 0;  // increases when a descriptor is opened or closed
+  std::vector<ObjId> free_files;    // the slab's free file objects of this CPU, reused first
 };
 
 class Vfs {
@@ -105,7 +105,8 @@ class Vfs {
   // expansion made against one state of the tree can tell whether it still applies.
   std::uint64_t generation() const { return generation_; }
   std::optional<DentryId> child(DentryId parent, std::string_view name) const;
-  DentryId add_dentry(DentryId parent, const std::string& name, bool dir, bool shared, std::optional<std::uint32_t> home);
+  DentryId add_dentry(DentryId parent, const std::string& name, bool dir, bool shared,
+                      std::optional<std::uint32_t> home);
   void remove_dentry(DentryId d);  // unlink: drop from parent and hash; the slot is not reused
   void move_dentry(DentryId d, DentryId new_parent, const std::string& new_name);  // rename
   // The file at the head of the superblock's s_files list (2.6.35 file_move puts each opened file
@@ -144,8 +145,8 @@ class Vfs {
   std::vector<Dentry> dentries_;
   std::deque<Process> processes_;  // a deque: references to processes stay valid as more are made
   static constexpr ObjId kNoObject = UINT32_MAX;
-  std::vector<ObjId> line_object_;                       // indexed by LineId
-  std::unordered_map<LineId, LineLabel> other_labels_;   // lines that belong to no object
+  std::vector<ObjId> line_object_;                      // indexed by LineId
+  std::unordered_map<LineId, LineLabel> other_labels_;  // lines that belong to no object
   std::vector<ObjId> percpu_;
   std::vector<LineId> hash_lines_;
   // A direct-mapped cache of field lookups keyed by (layout, name pointer): the syscall code names

@@ -55,7 +55,8 @@ void SetAssocCache::renumber() {
   for (std::uint32_t s = 0; s < sets_; ++s) {
     Way* set = ways_array_.get() + std::size_t{s} * ways_;
     for (std::uint32_t w = 0; w < ways_; ++w) order[w] = w;
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return set[a].stamp < set[b].stamp; });
+    std::sort(order.begin(), order.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return set[a].stamp < set[b].stamp; });
     for (std::uint32_t r = 0; r < ways_; ++r) set[order[r]].stamp = r + 1;
   }
   clock_ = ways_;

@@ -246,7 +246,8 @@ namespace {
 // The home's serialisation policy decides how fast a saturated line moves, so a machine must say
 // which it has (with a source) and a forwarding home must say how long an owner keeps the line.
 TEST_F(MachineLimits, TheHomePolicyIsRequiredAndRetentionBelongsToAForwardingHome) {
-  auto e = load_error(synthetic("nohome", {{"  home: {value: blocking, source: \"estimate: synthetic machine for scale testing\"}\n", ""}}));
+  auto e = load_error(synthetic(
+      "nohome", {{"  home: {value: blocking, source: \"estimate: synthetic machine for scale testing\"}\n", ""}}));
   EXPECT_EQ(e.key_path(), "coherence.home");
   EXPECT_TRUE(contains(e.message(), "home")) << e.what();
 
@@ -257,24 +258,28 @@ TEST_F(MachineLimits, TheHomePolicyIsRequiredAndRetentionBelongsToAForwardingHom
   e = load_error(synthetic("noretention", {{"home: {value: blocking", "home: {value: forwarding"}}));
   EXPECT_TRUE(contains(e.message(), "retention")) << e.what();
 
-  e = load_error(synthetic("stray", {{"  home: {value: blocking, source: \"estimate: synthetic machine for scale testing\"}\n",
-                                      "  home: {value: blocking, source: \"x\"}\n  retention: {value: 20cycles, source: \"x\"}\n"}}));
+  e = load_error(synthetic(
+      "stray", {{"  home: {value: blocking, source: \"estimate: synthetic machine for scale testing\"}\n",
+                 "  home: {value: blocking, source: \"x\"}\n  retention: {value: 20cycles, source: \"x\"}\n"}}));
   EXPECT_EQ(e.key_path(), "coherence.retention");
   EXPECT_TRUE(contains(e.message(), "only to 'home: forwarding'")) << e.what();
 
   const MachineSpec fwd = load_machine(
-      synthetic("fwd", {{"  home: {value: blocking, source: \"estimate: synthetic machine for scale testing\"}\n",
-                         "  home: {value: forwarding, source: \"x\"}\n  retention: {value: 20cycles, source: \"y\"}\n"}}),
+      synthetic("fwd",
+                {{"  home: {value: blocking, source: \"estimate: synthetic machine for scale testing\"}\n",
+                  "  home: {value: forwarding, source: \"x\"}\n  retention: {value: 20cycles, source: \"y\"}\n"}}),
       kMachineDirs);
   EXPECT_EQ(fwd.home_policy, HomePolicy::kForwarding);
   EXPECT_GT(fwd.home_retention, 0);
   EXPECT_EQ(fwd.sources.at("coherence.retention"), "y");
 
-  const MachineSpec busy = load_machine(
-      synthetic("busy", {{"home: {value: blocking", "home: {value: busy-on-forward"}}), kMachineDirs);
+  const MachineSpec busy =
+      load_machine(synthetic("busy", {{"home: {value: blocking", "home: {value: busy-on-forward"}}), kMachineDirs);
   EXPECT_EQ(busy.home_policy, HomePolicy::kBusyOnForward);
-  e = load_error(synthetic("busystray", {{"  home: {value: blocking, source: \"estimate: synthetic machine for scale testing\"}\n",
-                                          "  home: {value: busy-on-forward, source: \"x\"}\n  retention: {value: 20cycles, source: \"x\"}\n"}}));
+  e = load_error(synthetic(
+      "busystray",
+      {{"  home: {value: blocking, source: \"estimate: synthetic machine for scale testing\"}\n",
+        "  home: {value: busy-on-forward, source: \"x\"}\n  retention: {value: 20cycles, source: \"x\"}\n"}}));
   EXPECT_EQ(e.key_path(), "coherence.retention");
 }
 
@@ -285,8 +290,8 @@ namespace walksim::machine {
 namespace {
 
 TEST_F(MachineLimits, ADirectorySaysWhetherItTracksSharersAndABroadcastMachineMayNot) {
-  auto e = load_error(
-      synthetic("nosharers", {{"  sharers: {value: tracked, source: \"estimate: synthetic machine for scale testing\"}\n", ""}}));
+  auto e = load_error(synthetic(
+      "nosharers", {{"  sharers: {value: tracked, source: \"estimate: synthetic machine for scale testing\"}\n", ""}}));
   EXPECT_EQ(e.key_path(), "coherence.sharers");
   e = load_error(synthetic("badsharers", {{"sharers: {value: tracked", "sharers: {value: some"}}));
   EXPECT_TRUE(contains(e.message(), "owner-only")) << e.what();

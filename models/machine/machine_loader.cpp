@@ -66,7 +66,8 @@ void read_smt_throughput(const Node& layout, MachineSpec& spec) {
       "too (0.6 means two threads together do 1.2x the work of one)";
   if (spec.threads_per_core == 1) {
     if (layout.has(key)) {
-      layout.child(key).fail(in_quotes(key) + " applies only to cores with more than one hardware thread and this "
+      layout.child(key).fail(in_quotes(key) +
+                             " applies only to cores with more than one hardware thread and this "
                              "machine has threads_per_core 1; remove it");
     }
     return;
@@ -211,10 +212,9 @@ void read_coherence(const Node& root, MachineSpec& spec) {
     }
     spec.probe_origin = ProbeOrigin::kHome;
     spec.directory_tracks_sharers =
-        coherence.sourced("sharers", spec.sources)
-            .as_enum<bool>({{"tracked", true}, {"owner-only", false}});
-    const auto shared = std::find_if(spec.caches.begin(), spec.caches.end(),
-                                     [](const CacheLevelSpec& c) { return c.shared_by > 1; });
+        coherence.sourced("sharers", spec.sources).as_enum<bool>({{"tracked", true}, {"owner-only", false}});
+    const auto shared =
+        std::find_if(spec.caches.begin(), spec.caches.end(), [](const CacheLevelSpec& c) { return c.shared_by > 1; });
     if (shared != spec.caches.end() && shared->inclusion == Inclusion::kVictim) {
       spec.victim_shadow_tags = coherence.sourced("shadow_tags", spec.sources).as_bool();
     } else if (coherence.has("shadow_tags")) {
@@ -235,16 +235,16 @@ void read_coherence(const Node& root, MachineSpec& spec) {
   }
 
   const Node home = coherence.sourced("home", spec.sources);
-  spec.home_policy =
-      home.as_enum<HomePolicy>({{"blocking", HomePolicy::kBlocking},
-                                {"busy-on-forward", HomePolicy::kBusyOnForward},
-                                {"forwarding", HomePolicy::kForwarding}});
+  spec.home_policy = home.as_enum<HomePolicy>({{"blocking", HomePolicy::kBlocking},
+                                               {"busy-on-forward", HomePolicy::kBusyOnForward},
+                                               {"forwarding", HomePolicy::kForwarding}});
   if (spec.home_policy == HomePolicy::kForwarding) {
     spec.home_retention = component_time(coherence, "retention", spec.sources, spec.clock_hz);
   } else if (coherence.has("retention")) {
     coherence.child("retention")
-        .fail("'retention' applies only to 'home: forwarding'; a blocking (or busy-on-forward) home keeps the "
-              "next transaction back until the previous one completed");
+        .fail(
+            "'retention' applies only to 'home: forwarding'; a blocking (or busy-on-forward) home keeps the "
+            "next transaction back until the previous one completed");
   }
 
   // Which cost applies to which protocol: one table, so that adding a protocol is one column.

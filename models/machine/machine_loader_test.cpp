@@ -56,9 +56,9 @@ TEST(MachineLoader, EveryShippedMachineLoadsWithASourceForEveryNumber) {
 
 TEST(MachineLoader, TheRequiredMachinesHaveTheirCpuCounts) {
   const std::vector<std::pair<std::string, std::uint32_t>> expected{
-      {"barcelona-2s8c", 8}, {"nehalem-ep-2s8c", 16}, {"westmere-ep-2s12c", 24}, {"nehalem-ex-4s32c", 64},
-      {"altix-32n64c", 64},  {"x86-32way-2007", 32},  {"epyc-zen4-2s", 96},
-      {"opteron-6172-4p", 48}, {"westmere-ex-8s80c", 80}, {"spr-2s", 224}};
+      {"barcelona-2s8c", 8},     {"nehalem-ep-2s8c", 16}, {"westmere-ep-2s12c", 24}, {"nehalem-ex-4s32c", 64},
+      {"altix-32n64c", 64},      {"x86-32way-2007", 32},  {"epyc-zen4-2s", 96},      {"opteron-6172-4p", 48},
+      {"westmere-ex-8s80c", 80}, {"spr-2s", 224}};
   for (const auto& [name, cpus] : expected) {
     SCOPED_TRACE(name);
     const MachineSpec spec = load_machine(name, kMachineDirs);
@@ -118,8 +118,8 @@ TEST(MachineLoader, TheOpteronDiesAreAtMostTwoHopsApartWithTheSiblingDieNearest)
     SCOPED_TRACE(n);
     std::uint32_t one_hop = 0;
     for (NodeId o = 0; o < m.nodes; ++o) one_hop += t.hops(n, o) == 1;
-    EXPECT_EQ(one_hop, 4u);                      // the sibling die and three dies of other packages
-    EXPECT_EQ(t.hops(n, n ^ 1u), 1u);            // n(2k) and n(2k+1) share a package
+    EXPECT_EQ(one_hop, 4u);            // the sibling die and three dies of other packages
+    EXPECT_EQ(t.hops(n, n ^ 1u), 1u);  // n(2k) and n(2k+1) share a package
     EXPECT_LT(t.latency(n, n ^ 1u), t.latency(n, (n + 2) % m.nodes));
   }
   EXPECT_EQ(t.node_at_hops(0, 1), 1);  // the probe's 1-hop holder is the other die of the package

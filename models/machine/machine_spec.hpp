@@ -31,15 +31,15 @@ enum class ProtocolKind {
 
 // When the home lets the next transaction on a line proceed (docs/model.md, "Grants").
 enum class HomePolicy {
-  kBlocking,    // only after the previous requester's completion message reaches the home (AMD
-                // HyperTransport SrcDone, Intel home agent): a saturated line moves once per
-                // transaction latency
+  kBlocking,       // only after the previous requester's completion message reaches the home (AMD
+                   // HyperTransport SrcDone, Intel home agent): a saturated line moves once per
+                   // transaction latency
   kBusyOnForward,  // as kBlocking for a transaction the home forwarded to the line's owner; one the
                    // home answers itself (data from memory, or ownership whose invalidation acks go
                    // to the requester) frees it once the home has done its part (SGI Origin/SHub
                    // directories: busy states exist for interventions only)
-  kForwarding,  // as soon as it has forwarded the previous one; the new owner keeps the line for
-                // `home_retention` after its data arrived
+  kForwarding,     // as soon as it has forwarded the previous one; the new owner keeps the line for
+                   // `home_retention` after its data arrived
 };
 
 enum class ProbeOrigin {
@@ -48,18 +48,18 @@ enum class ProbeOrigin {
 };
 
 struct CacheLevelSpec {
-  std::string name;           // "L1D", "L2", "L3"
-  std::uint32_t shared_by;    // cores sharing one instance: 1 = private to a core
+  std::string name;         // "L1D", "L2", "L3"
+  std::uint32_t shared_by;  // cores sharing one instance: 1 = private to a core
   std::uint64_t size_bytes;
   std::uint32_t ways;
-  Picos latency;              // load-to-use latency of a hit at this level, from the core
-  Inclusion inclusion;        // relative to the levels above it
+  Picos latency;        // load-to-use latency of a hit at this level, from the core
+  Inclusion inclusion;  // relative to the levels above it
 };
 
 struct LinkSpec {
-  std::string a;              // vertex names: nodes "n0".."n{N-1}", or router names
+  std::string a;  // vertex names: nodes "n0".."n{N-1}", or router names
   std::string b;
-  Picos latency;              // one-way latency of a message crossing the link
+  Picos latency;                 // one-way latency of a message crossing the link
   double bandwidth_bytes_per_s;  // per direction
 };
 
@@ -73,9 +73,10 @@ struct TopologySpec {
 };
 
 struct CoherenceCosts {
-  Picos probe_lookup = 0;        // a cache answering a probe, snoop or forwarded request (lookup + response)
-  Picos directory_lookup = 0;    // home directory read (directory protocol; overlaps the DRAM access)
-  Picos onchip_snoop_clean = 0;  // inclusive L3 hit whose core-valid bits force a snoop; line clean (extra over an L3 hit)
+  Picos probe_lookup = 0;      // a cache answering a probe, snoop or forwarded request (lookup + response)
+  Picos directory_lookup = 0;  // home directory read (directory protocol; overlaps the DRAM access)
+  Picos onchip_snoop_clean =
+      0;  // inclusive L3 hit whose core-valid bits force a snoop; line clean (extra over an L3 hit)
   Picos onchip_snoop_dirty = 0;  // as above, line modified in the other core (extra over an L3 hit)
   Picos atomic_overhead = 0;     // a locked read-modify-write beyond the cost of owning the line in M
   Picos fence = 0;               // a full fence (mfence / smp_mb) with an empty store buffer
@@ -87,20 +88,20 @@ struct MachineSpec {
   std::string description;
   std::string file;  // the YAML it came from
 
-  std::uint32_t nodes = 0;              // NUMA nodes; each has memory and a home agent
+  std::uint32_t nodes = 0;  // NUMA nodes; each has memory and a home agent
   std::uint32_t sockets_per_node = 0;
   std::uint32_t cores_per_socket = 0;
-  std::uint32_t threads_per_core = 0;   // SMT hardware threads per core (CPUs = product of the four)
+  std::uint32_t threads_per_core = 0;  // SMT hardware threads per core (CPUs = product of the four)
   // Speed of one hardware thread, as a fraction of its speed alone on the core, while its SMT
   // siblings run processes too: 0.6 means the core does 1.2x one thread's work. In (0, 1]; read
   // from layout.smt_throughput only when threads_per_core > 1 (1 here means "no slowdown", which
   // is what machines built in code get). The executor applies it to private work and cache hits.
   double smt_throughput = 1.0;
   double clock_hz = 0;
-  std::uint32_t line_size = 0;          // coherence granularity in bytes
+  std::uint32_t line_size = 0;  // coherence granularity in bytes
 
-  std::vector<CacheLevelSpec> caches;   // ordered from the core outwards
-  Picos dram_access = 0;                // at the home memory controller: request arrival to data leaving
+  std::vector<CacheLevelSpec> caches;  // ordered from the core outwards
+  Picos dram_access = 0;               // at the home memory controller: request arrival to data leaving
   ProtocolKind protocol = ProtocolKind::kMoesiBroadcast;
   ProbeOrigin probe_origin = ProbeOrigin::kHome;
   HomePolicy home_policy = HomePolicy::kBlocking;
@@ -111,7 +112,7 @@ struct MachineSpec {
   // cores' private caches (Zen), so that a copy in a sibling core is found on chip; without them
   // (K10 under HT Assist) a miss goes to the home, whose probe finds the sibling.
   bool victim_shadow_tags = false;
-  Picos home_retention = 0;             // kForwarding only: how long a new owner keeps the line
+  Picos home_retention = 0;  // kForwarding only: how long a new owner keeps the line
   CoherenceCosts costs;
   TopologySpec topology;
 

@@ -38,7 +38,8 @@ std::vector<Holder> holders(const Machine& m) {
   const std::uint32_t cores_per_node = s.sockets_per_node * s.cores_per_socket;
   for (std::uint32_t h = 1; h <= topo.max_hops(); ++h) {
     const auto node = topo.node_at_hops(0, h);
-    if (node >= 0) out.push_back({std::to_string(h) + "-hop", m.first_cpu_of(static_cast<std::uint32_t>(node) * cores_per_node)});
+    if (node >= 0)
+      out.push_back({std::to_string(h) + "-hop", m.first_cpu_of(static_cast<std::uint32_t>(node) * cores_per_node)});
   }
   return out;
 }

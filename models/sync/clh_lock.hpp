@@ -38,7 +38,7 @@ class ClhLock final : public SyncPrimitive {
   }
 
   SyncWord lock_;
-  std::vector<LineId> lines_;       // node lines by node number
+  std::vector<LineId> lines_;        // node lines by node number
   std::vector<std::uint32_t> mine_;  // per CPU: the node it uses for its next acquire
   std::vector<std::uint32_t> pred_;  // per CPU: the node it waited on (adopted at its release)
 };

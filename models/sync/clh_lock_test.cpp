@@ -44,9 +44,10 @@ TEST(ClhLock, WaitersAreServedInTheOrderTheySwappedThemselvesInAndAdoptTheirPred
   ClhRig q;
   std::vector<CpuId> order;
   auto acquire_hold_release = [&](CpuId c, Picos delay) {
-    return std::vector<Step>{Step::raw(Op::compute(delay)),
-                             Step::act(q.lock, SyncAction::kAcquire, [&order, c](std::uint64_t) { order.push_back(c); }),
-                             Step::raw(Op::compute(from_ns(1000))), Step::act(q.lock, SyncAction::kRelease)};
+    return std::vector<Step>{
+        Step::raw(Op::compute(delay)),
+        Step::act(q.lock, SyncAction::kAcquire, [&order, c](std::uint64_t) { order.push_back(c); }),
+        Step::raw(Op::compute(from_ns(1000))), Step::act(q.lock, SyncAction::kRelease)};
   };
   Script holder(0, acquire_hold_release(0, 1));
   Script a(5, acquire_hold_release(5, from_ns(100)));

@@ -87,8 +87,8 @@ TEST(Lockref, PutReturnDropsTheLastReferenceByCmpxchgAndTakesTheLockOnlyWhenHeld
   Lockref ref2(r2.mem.add_line(0));
   Script holder(0, {Step::act(ref2, SyncAction::kLockrefGet), Step::act(ref2, SyncAction::kAcquire),
                     Step::raw(Op::compute(from_ns(10000))), Step::act(ref2, SyncAction::kRelease)});
-  Script putter(5, {Step::raw(Op::compute(from_ns(1000))), Step::act(ref2, SyncAction::kLockrefPutReturn,
-                                                                    [&](std::uint64_t x) { after = x; })});
+  Script putter(5, {Step::raw(Op::compute(from_ns(1000))),
+                    Step::act(ref2, SyncAction::kLockrefPutReturn, [&](std::uint64_t x) { after = x; })});
   r2.ex.start(0, holder);
   r2.ex.start(5, putter);
   r2.ex.run();

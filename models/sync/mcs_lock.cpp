@@ -40,7 +40,7 @@ bool McsLock::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::uint64_
           call.result = 0;
           return false;
         }
-        call.scratch = last;               // the predecessor's CPU + 1
+        call.scratch = last;                        // the predecessor's CPU + 1
         out = Op::store(node, kWaiting, kWaiting);  // I->waiting = 1
         call.step = kLink;
         return true;
@@ -73,7 +73,7 @@ bool McsLock::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::uint64_
       return true;
     case kSwing:
       if (last == me) return false;  // nobody queued: the lock is free
-      ++stats_.retries;  // someone swapped itself in: wait until it has linked itself to us
+      ++stats_.retries;              // someone swapped itself in: wait until it has linked itself to us
       out = Op::spin_until(node, kHasNext, kHasNext);
       call.step = kWaitNext;
       return true;

@@ -43,34 +43,34 @@ struct SyncWord {
 // What a caller asks of a primitive. Each primitive supports a subset (supports()); the result of
 // a finished action is in SyncCall::result, as listed here.
 enum class SyncAction : std::uint8_t {
-  kAcquire,         // spin_lock, write_lock, mutex_lock, br_write_lock. result: 1 if it had to wait
-  kRelease,         // the matching unlock
-  kReadAcquire,     // read_lock, br_read_lock, rcu_read_lock. result: 1 if it had to wait
-  kReadRelease,     // the matching unlock
-  kInc,             // atomic_inc
-  kDec,             // atomic_dec
-  kDecAndTest,      // atomic_dec_and_test. result: 1 if the count reached zero
-  kAddUnless,       // atomic_add_unless(v, arg, arg2). result: 1 if it added (v was not arg2)
-  kDecAndLock,      // atomic_dec_and_lock(v, lock). result: 1 if v reached zero; the lock is then held
-  kRead,            // atomic_read; per-CPU counter: the sum over CPUs. result: the value
-  kSeqReadBegin,    // read_seqcount_begin / read_seqbegin. result: the (even) sequence
-  kSeqReadRetry,    // read_seqcount_retry(arg = the begin value). result: 1 if the read must be retried
-  kWriteBegin,      // write_seqcount_begin; write_seqlock also takes the seqlock's spinlock
-  kWriteEnd,        // write_seqcount_end; write_sequnlock also releases it
-  kPercpuAdd,       // this_cpu_add(arg) on the calling CPU's counter
-  kLocalLock,       // lg_local_lock: the calling CPU's lock. result: 1 if it had to wait
-  kLocalUnlock,     // lg_local_unlock
-  kLocalLockCpu,    // lg_local_lock_cpu(arg = cpu): another CPU's lock. result: 1 if it had to wait
-  kLocalUnlockCpu,  // lg_local_unlock_cpu(arg = cpu)
-  kGlobalLock,      // lg_global_lock: every CPU's lock, in CPU order. result: 1 if any had to wait
-  kGlobalUnlock,    // lg_global_unlock
-  kLockrefGet,      // lockref_get. result: the count afterwards
-  kLockrefPut,      // lockref_put_or_lock. result: 1 if it decremented; 0 if the count was <= 1 and the
-                    // embedded lock is now held by the caller (who releases it with kRelease)
+  kAcquire,           // spin_lock, write_lock, mutex_lock, br_write_lock. result: 1 if it had to wait
+  kRelease,           // the matching unlock
+  kReadAcquire,       // read_lock, br_read_lock, rcu_read_lock. result: 1 if it had to wait
+  kReadRelease,       // the matching unlock
+  kInc,               // atomic_inc
+  kDec,               // atomic_dec
+  kDecAndTest,        // atomic_dec_and_test. result: 1 if the count reached zero
+  kAddUnless,         // atomic_add_unless(v, arg, arg2). result: 1 if it added (v was not arg2)
+  kDecAndLock,        // atomic_dec_and_lock(v, lock). result: 1 if v reached zero; the lock is then held
+  kRead,              // atomic_read; per-CPU counter: the sum over CPUs. result: the value
+  kSeqReadBegin,      // read_seqcount_begin / read_seqbegin. result: the (even) sequence
+  kSeqReadRetry,      // read_seqcount_retry(arg = the begin value). result: 1 if the read must be retried
+  kWriteBegin,        // write_seqcount_begin; write_seqlock also takes the seqlock's spinlock
+  kWriteEnd,          // write_seqcount_end; write_sequnlock also releases it
+  kPercpuAdd,         // this_cpu_add(arg) on the calling CPU's counter
+  kLocalLock,         // lg_local_lock: the calling CPU's lock. result: 1 if it had to wait
+  kLocalUnlock,       // lg_local_unlock
+  kLocalLockCpu,      // lg_local_lock_cpu(arg = cpu): another CPU's lock. result: 1 if it had to wait
+  kLocalUnlockCpu,    // lg_local_unlock_cpu(arg = cpu)
+  kGlobalLock,        // lg_global_lock: every CPU's lock, in CPU order. result: 1 if any had to wait
+  kGlobalUnlock,      // lg_global_unlock
+  kLockrefGet,        // lockref_get. result: the count afterwards
+  kLockrefPut,        // lockref_put_or_lock. result: 1 if it decremented; 0 if the count was <= 1 and the
+                      // embedded lock is now held by the caller (who releases it with kRelease)
   kLockrefPutReturn,  // fast_dput's lockref_put_return (3.13+): cmpxchg of count - 1 while the lock is
                       // free; else (lock held, count 0, or the retry limit) spin_lock, count--, unlock.
                       // result: the count afterwards
-  kCallRcu,         // call_rcu: queue a deferred free
+  kCallRcu,           // call_rcu: queue a deferred free
 };
 inline constexpr std::size_t kSyncActionCount = static_cast<std::size_t>(SyncAction::kCallRcu) + 1;
 

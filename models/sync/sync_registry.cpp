@@ -37,7 +37,8 @@ const SyncKind kKinds[] = {
      {1, PerCpuLines::kNone},
      [](const SyncConfig& c) -> Ptr { return std::make_unique<TicketSpinlock>(first(c)); }},
     {"ticket-backoff",
-     "ticket lock of the SSYNC study (libslock, x86-64): xadd, then re-read the head after a wait proportional to the distance",
+     "ticket lock of the SSYNC study (libslock, x86-64): xadd, then re-read the head after a wait proportional to the "
+     "distance",
      SyncRole::kSpinlock,
      {1, PerCpuLines::kNone},
      [](const SyncConfig& c) -> Ptr { return std::make_unique<TicketBackoffLock>(first(c), c.cycle); }},

@@ -102,7 +102,8 @@ TEST(SyncRegistry, EveryKindThatIsALockGivesMutualExclusionUnderContention) {
     run_lock_loops(kind.name, &count);
     EXPECT_EQ(count, 12u * probe.r.m.cpus()) << kind.name;
   }
-  EXPECT_GE(locks, 11);  // ticket, ticket-backoff, decb, tas, ttas, mcs, clh, queued, rwlock, lglock, brlock, mutex, lockref
+  EXPECT_GE(locks,
+            11);  // ticket, ticket-backoff, decb, tas, ttas, mcs, clh, queued, rwlock, lglock, brlock, mutex, lockref
 }
 
 TEST(SyncRegistry, EveryLockRunsTheSameWayTwice) {

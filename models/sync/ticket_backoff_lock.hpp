@@ -22,9 +22,9 @@ class TicketBackoffLock final : public SyncPrimitive {
   std::string_view kind() const override { return "ticket-backoff"; }
   bool supports(SyncAction a) const override { return a == SyncAction::kAcquire || a == SyncAction::kRelease; }
 
-  static constexpr std::uint64_t kBaseWait = 512;     // ticket.h TICKET_BASE_WAIT, nop-loop iterations
-  static constexpr std::uint64_t kWaitNext = 128;     // ticket.h TICKET_WAIT_NEXT
-  static constexpr std::uint64_t kYieldDistance = 20; // ticket.c: sched_yield() when more than 20 ahead
+  static constexpr std::uint64_t kBaseWait = 512;      // ticket.h TICKET_BASE_WAIT, nop-loop iterations
+  static constexpr std::uint64_t kWaitNext = 128;      // ticket.h TICKET_WAIT_NEXT
+  static constexpr std::uint64_t kYieldDistance = 20;  // ticket.c: sched_yield() when more than 20 ahead
   // One iteration of libslock's nop_rep() loop: platform_defs.h NOP_DURATION, the authors' own
   // figure for the Opteron (2 cycles; 1 on their Xeon).
   static constexpr std::uint64_t kNopIterationCycles = 2;

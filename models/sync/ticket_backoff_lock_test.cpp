@@ -30,10 +30,10 @@ TEST(TicketBackoffLock, AnUncontendedAcquireIsOneXaddAndTheReleaseOnePlainStore)
 }
 
 TEST(TicketBackoffLock, AWaiterWaitsInProportionToItsDistanceThenReadsTheHeadAgain) {
-  EXPECT_EQ(TicketBackoffLock::wait_cycles(1), 128u * 2);                // the next in line: TICKET_WAIT_NEXT
-  EXPECT_EQ(TicketBackoffLock::wait_cycles(2), 2u * 512 * 2);            // distance x TICKET_BASE_WAIT
-  EXPECT_EQ(TicketBackoffLock::wait_cycles(20), 20u * 512 * 2);          // no yield at 20
-  EXPECT_EQ(TicketBackoffLock::wait_cycles(21), 21u * 512 * 2 + 1000);   // sched_yield beyond 20
+  EXPECT_EQ(TicketBackoffLock::wait_cycles(1), 128u * 2);               // the next in line: TICKET_WAIT_NEXT
+  EXPECT_EQ(TicketBackoffLock::wait_cycles(2), 2u * 512 * 2);           // distance x TICKET_BASE_WAIT
+  EXPECT_EQ(TicketBackoffLock::wait_cycles(20), 20u * 512 * 2);         // no yield at 20
+  EXPECT_EQ(TicketBackoffLock::wait_cycles(21), 21u * 512 * 2 + 1000);  // sched_yield beyond 20
   const Picos cycle = 1000;
   TicketBackoffLock lock(SyncWord{3}, cycle);
   SyncCall call;

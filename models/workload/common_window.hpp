@@ -30,9 +30,9 @@ class CommonWindow {
   void finished(std::size_t p);
 
   struct Result {
-    bool common = false;    // there is a window in which every measuring process was measuring
+    bool common = false;  // there is a window in which every measuring process was measuring
     sim::Picos lo = 0, hi = 0;
-    std::uint64_t in = 0;   // measured operations completed in (lo, hi]
+    std::uint64_t in = 0;  // measured operations completed in (lo, hi]
   };
   // Once every process finished.
   Result result() const;

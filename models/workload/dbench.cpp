@@ -7,8 +7,8 @@
 #include <deque>
 #include <string>
 
-#include "models/workload/path_param.hpp"
 #include "models/config/limits.hpp"
+#include "models/workload/path_param.hpp"
 #include "models/workload/workload_registry.hpp"
 
 namespace walksim::workload {

@@ -1,8 +1,8 @@
 // Shared parameters and file placement of the per-process file loops.
 #include "models/workload/file_loop.hpp"
 
-#include "models/workload/path_param.hpp"
 #include "models/config/limits.hpp"
+#include "models/workload/path_param.hpp"
 
 namespace walksim::workload {
 

@@ -19,8 +19,8 @@
 #include <set>
 #include <string>
 
-#include "models/workload/path_param.hpp"
 #include "models/config/limits.hpp"
+#include "models/workload/path_param.hpp"
 #include "models/workload/workload.hpp"
 #include "models/workload/workload_registry.hpp"
 

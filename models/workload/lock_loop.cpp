@@ -15,7 +15,6 @@
 namespace walksim::workload {
 namespace {
 
-
 // How many locks one run may make: each is a line, plus its protected lines, plus one node line
 // per CPU of the machine for MCS and CLH (512 MCS locks on 48 CPUs are 25,000 lines). SSYNC's
 // largest test used 512.
@@ -84,7 +83,8 @@ class LockLoop final : public PerProcessWorkload {
     return p_.locks > 1 ? std::optional<bool>(true) : std::nullopt;
   }
   std::optional<bool> may_sleep_by_params() const override {
-    const bool sleeps = p_.lock != kernel::kVariantSpinlock && sync::sync_kinds()[p_.lock].role == sync::SyncRole::kSleeping;
+    const bool sleeps =
+        p_.lock != kernel::kVariantSpinlock && sync::sync_kinds()[p_.lock].role == sync::SyncRole::kSleeping;
     return sleeps ? std::optional<bool>(true) : std::nullopt;
   }
 

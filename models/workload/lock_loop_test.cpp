@@ -4,13 +4,12 @@
 // run depend on its seed; and bad parameters are errors at their key.
 #include <gtest/gtest.h>
 
-#include "models/sync/sync_registry.hpp"
-
 #include <algorithm>
 #include <vector>
 
 #include "models/config/config_error.hpp"
 #include "models/kernel/trace.hpp"
+#include "models/sync/sync_registry.hpp"
 #include "models/workload/bench_rig.hpp"
 
 namespace walksim::workload {
@@ -61,8 +60,7 @@ TEST(LockLoop, EveryLockAlgorithmRunsEveryAcquisitionToTheEndUnderContention) {
   const auto locks = registry_locks();
   EXPECT_GE(locks.size(), 9u);
   for (const auto& lock : locks) {
-    const RunResult r =
-        run("lock: " + lock + "\nthink_time: auto\nhold_time: 0ns\nprotected_lines: 1", 12);
+    const RunResult r = run("lock: " + lock + "\nthink_time: auto\nhold_time: 0ns\nprotected_lines: 1", 12);
     EXPECT_EQ(r.ops, 12u * 100) << lock;
     EXPECT_DOUBLE_EQ(r.lock_acquires_per_op, 1.0) << lock;
     // The critical section reads and writes its one protected line.
@@ -177,7 +175,8 @@ namespace {
 TEST(LockLoop, FiveSeedsOfAContendedRunAgreeWithinTenPercent) {
   std::vector<double> rates;
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-    const RunResult r = run("lock: ticket\nlocks: 4\nthink_time: 500ns\nhold_time: 50ns\nprotected_lines: 1", 16, 400, seed);
+    const RunResult r =
+        run("lock: ticket\nlocks: 4\nthink_time: 500ns\nhold_time: 50ns\nprotected_lines: 1", 16, 400, seed);
     rates.push_back(r.ops_per_s);
   }
   const auto [lo, hi] = std::minmax_element(rates.begin(), rates.end());

@@ -4,8 +4,8 @@
 // first open creates the file, so later ones take the existing-file path of do_last.
 #include <string>
 
-#include "models/workload/path_param.hpp"
 #include "models/config/limits.hpp"
+#include "models/workload/path_param.hpp"
 #include "models/workload/workload.hpp"
 #include "models/workload/workload_registry.hpp"
 

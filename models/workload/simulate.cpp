@@ -86,12 +86,17 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
     r.processes.push_back({workload.process(i).cpu, ts.finished - ts.started, ts.cpu_time(), ps.user_time, ts.spin,
                            ts.sleep, ms.total_ops});
     // Summed over processes: each thread's clock is checked, but 64 sums near its end are not.
-    for (auto [sum, x] : {std::pair{&r.cpu, ts.cpu_time()}, {&r.user, ps.user_time}, {&r.spin, ts.spin},
-                          {&r.sleep, ts.sleep}, {&r.memory_stall, ts.memory_stall}, {&r.compute, ts.compute}}) {
+    for (auto [sum, x] : {std::pair{&r.cpu, ts.cpu_time()},
+                          {&r.user, ps.user_time},
+                          {&r.spin, ts.spin},
+                          {&r.sleep, ts.sleep},
+                          {&r.memory_stall, ts.memory_stall},
+                          {&r.compute, ts.compute}}) {
       if (__builtin_add_overflow(*sum, x, sum)) {
-        throw std::runtime_error("the processes' time added over the run passes the end of the simulated clock "
-                                 "(9.2e18 ps); a time input (a latency, cost, user time, scale factor or run length) "
-                                 "is too large");
+        throw std::runtime_error(
+            "the processes' time added over the run passes the end of the simulated clock "
+            "(9.2e18 ps); a time input (a latency, cost, user time, scale factor or run length) "
+            "is too large");
       }
     }
     r.mem_ops += ts.loads + ts.stores + ts.atomics;
@@ -144,7 +149,8 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
     r.stores_per_op = static_cast<double>(stores) / t;
     r.lock_acquires_per_op = static_cast<double>(locks) / t;
   }
-  // The hottest lines: most ownership transfers, then most stall.
+  // The hottest lines: the most time requesters waited on them first (ties by line id, so the
+  // order is deterministic); ownership transfers are reported beside it.
   std::vector<LineId> ids;
   for (LineId l = 0; l < mem.line_count(); ++l) {
     if (mem.line(l).transactions) ids.push_back(l);

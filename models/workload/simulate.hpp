@@ -25,11 +25,11 @@ struct RunSpec {
   Placement placement = Placement::kCoresFirst;
   RunControl control;
   std::uint64_t seed = 1;
-  double cost_scale = 1.0;       // the calibrated scale of the kernel's private CPU costs
-  Picos mutex_wakeup = 0;        // a sleeping mutex waiter's wake-up latency
-  bool check = false;            // coherence invariants after every access (slow)
-  std::size_t hot_lines = 10;    // how many of the hottest lines to report
-  bool floor = false;            // generation floor: no timing or coherence (walksim bench)
+  double cost_scale = 1.0;     // the calibrated scale of the kernel's private CPU costs
+  Picos mutex_wakeup = 0;      // a sleeping mutex waiter's wake-up latency
+  bool check = false;          // coherence invariants after every access (slow)
+  std::size_t hot_lines = 10;  // how many of the hottest lines to report
+  bool floor = false;          // generation floor: no timing or coherence (walksim bench)
   // Set from another thread (Ctrl-C) to stop the run at its next system call (RunCancelled).
   const std::atomic<bool>* cancel = nullptr;
   // Fewer measured operations in a process than this is an error (TooFewOps); experiments ask
@@ -65,20 +65,20 @@ struct RunResult {
   std::vector<CpuId> cpus;
   std::string op_unit;
   bool reports_bytes = false;
-  std::uint64_t ops = 0;           // measured operations, all processes
+  std::uint64_t ops = 0;  // measured operations, all processes
   std::uint64_t calls = 0;
   std::uint64_t failed = 0;
-  double ops_per_s = 0;            // measured ops in the window common to every process, over its length
+  double ops_per_s = 0;  // measured ops in the window common to every process, over its length
   double bytes_per_s = 0;
-  double ns_per_op = 0;            // mean over processes of (measured window / ops)
+  double ns_per_op = 0;  // mean over processes of (measured window / ops)
   // The same less each process's user time per operation: how long an operation spends in its
   // calls (for lock-loop, from the start of the acquire to the end of the release).
   double call_ns_per_op = 0;
   // Time accounting over the whole run, summed over processes (ps).
-  Picos wall = 0;                  // the last process's finish
+  Picos wall = 0;  // the last process's finish
   Picos cpu = 0, user = 0, sys = 0, spin = 0, sleep = 0, memory_stall = 0;
-  Picos compute = 0;               // private work: the workload's user time and the kernel's CPU costs
-  double cpu_utilisation = 0;      // cpu / (wall * threads)
+  Picos compute = 0;           // private work: the workload's user time and the kernel's CPU costs
+  double cpu_utilisation = 0;  // cpu / (wall * threads)
   // Cores running more than one of the run's processes: their SMT siblings share the pipeline and
   // run private work and cache hits at the machine's smt_throughput. 0 = no SMT sharing in the run.
   std::uint32_t smt_cores = 0;
@@ -87,7 +87,7 @@ struct RunResult {
   kernel::WalkStats walk;
   std::vector<ProcessTimes> processes;
   std::vector<HotLine> hot;
-  std::uint64_t mem_ops = 0;       // simulated memory operations (all threads, whole run)
+  std::uint64_t mem_ops = 0;  // simulated memory operations (all threads, whole run)
   std::uint64_t events = 0;
   std::uint64_t lines = 0;         // cachelines the memory system tracked
   std::size_t bytes_per_line = 0;  // simulator memory per tracked line: coherence, executor and VFS records

@@ -3,8 +3,8 @@
 // shared by all. The V-stat workload (published.md) is stat("./file") in one process.
 #include <string>
 
-#include "models/workload/path_param.hpp"
 #include "models/config/limits.hpp"
+#include "models/workload/path_param.hpp"
 #include "models/workload/workload.hpp"
 #include "models/workload/workload_registry.hpp"
 
@@ -14,9 +14,9 @@ namespace {
 struct StatLoopParams {
   std::uint32_t components = 1;  // k: "./file" is 1, "./d1/file" is 2
   bool shared_file = false;
-  bool threads = false;          // CLONE_FS threads of one process instead of processes
+  bool threads = false;  // CLONE_FS threads of one process instead of processes
   bool lstat = false;
-  Picos user = 0;                // user-space work per iteration (the loop itself)
+  Picos user = 0;  // user-space work per iteration (the loop itself)
   std::string cwd = "/home/user";
 };
 

@@ -429,8 +429,8 @@ class TraceReplay final : public Workload {
       throw config::ConfigError(
           t_.processes[cpus].at, "",
           "the trace declares " + std::to_string(n) + " processes but the machine has " + std::to_string(cpus) +
-              " CPUs, and trace-replay runs each process on a CPU of its own; declare at most " +
-              std::to_string(cpus) + " processes or use a machine with " + std::to_string(n) + " CPUs");
+              " CPUs, and trace-replay runs each process on a CPU of its own; declare at most " + std::to_string(cpus) +
+              " processes or use a machine with " + std::to_string(n) + " CPUs");
     }
     if (n != threads) {
       return "the trace '" + t_.file + "' declares " + std::to_string(n) + " process" + (n == 1 ? "" : "es") +

@@ -35,17 +35,21 @@ struct RunControl {
 
 // What one process did inside the measured window.
 struct Measured {
-  std::uint64_t ops = 0;          // workload operations completed in the window
-  std::uint64_t bytes = 0;        // bytes read + written in the window (for MB/s)
-  std::uint64_t calls = 0;        // system calls completed in the window
-  std::uint64_t failed = 0;       // of which returned an error
-  Picos first = sim::kNever;      // window start for this process: the end of its warm-up
-  Picos last = 0;                 // completion of the last measured op
-  std::uint64_t total_ops = 0;    // including warm-up
-  Picos warm_at = 0;              // when the last warm-up op completed
+  std::uint64_t ops = 0;        // workload operations completed in the window
+  std::uint64_t bytes = 0;      // bytes read + written in the window (for MB/s)
+  std::uint64_t calls = 0;      // system calls completed in the window
+  std::uint64_t failed = 0;     // of which returned an error
+  Picos first = sim::kNever;    // window start for this process: the end of its warm-up
+  Picos last = 0;               // completion of the last measured op
+  std::uint64_t total_ops = 0;  // including warm-up
+  Picos warm_at = 0;            // when the last warm-up op completed
   // This process's measured throughput in operations per second.
-  double ops_per_s() const { return last > first && ops ? static_cast<double>(ops) * 1e12 / static_cast<double>(last - first) : 0; }
-  double bytes_per_s() const { return last > first ? static_cast<double>(bytes) * 1e12 / static_cast<double>(last - first) : 0; }
+  double ops_per_s() const {
+    return last > first && ops ? static_cast<double>(ops) * 1e12 / static_cast<double>(last - first) : 0;
+  }
+  double bytes_per_s() const {
+    return last > first ? static_cast<double>(bytes) * 1e12 / static_cast<double>(last - first) : 0;
+  }
 };
 
 // Thrown out of a run whose cancel flag was set (Ctrl-C): the point stops at its next system call.

@@ -174,13 +174,14 @@ nlohmann::json bench_json(const std::vector<BenchResult>& r) {
 
 void print_bench(const std::vector<BenchResult>& r, std::ostream& out) {
   fmt::print(out, "{:<30} {:>11} {:>8} {:>8} {:>11} {:>11} {:>13} {:>8} {:>11} {:>9} {:>8} {:>7}\n", "scenario",
-             "mem ops", "setup s", "host s", "mem ops/s", "events/s", "sim us/host s", "floor s", "floor ops/s", "overhead",
-             "peak MB", "B/line");
+             "mem ops", "setup s", "host s", "mem ops/s", "events/s", "sim us/host s", "floor s", "floor ops/s",
+             "overhead", "peak MB", "B/line");
   for (const auto& b : r) {
-    fmt::print(out,
-               "{:<30} {:>11} {:>8.3f} {:>8.3f} {:>11.3g} {:>11.3g} {:>13.1f} {:>8.3f} {:>11.3g} {:>8.2f}x {:>8.1f} {:>7}\n",
-               b.name, b.mem_ops, b.setup_s, b.host_s, b.mem_ops_per_s, b.events_per_s, b.simulated_per_host_s * 1e6,
-               b.floor_host_s, b.floor_mem_ops_per_s, b.overhead, b.peak_rss_mb, b.bytes_per_line);
+    fmt::print(
+        out,
+        "{:<30} {:>11} {:>8.3f} {:>8.3f} {:>11.3g} {:>11.3g} {:>13.1f} {:>8.3f} {:>11.3g} {:>8.2f}x {:>8.1f} {:>7}\n",
+        b.name, b.mem_ops, b.setup_s, b.host_s, b.mem_ops_per_s, b.events_per_s, b.simulated_per_host_s * 1e6,
+        b.floor_host_s, b.floor_mem_ops_per_s, b.overhead, b.peak_rss_mb, b.bytes_per_line);
   }
   fmt::print(out,
              "host s, floor s: the simulation loop (the floor: the same operation streams, no timing or coherence;\n"

@@ -5,10 +5,9 @@
 // its peak RSS is its own.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace walksim::experiment {
 
@@ -16,8 +15,8 @@ struct BenchResult {
   std::string name;
   std::uint64_t mem_ops = 0;
   std::uint64_t events = 0;
-  double host_s = 0;                // the simulation loop
-  double setup_s = 0;               // configs, machine state and workload built before it
+  double host_s = 0;   // the simulation loop
+  double setup_s = 0;  // configs, machine state and workload built before it
   double mem_ops_per_s = 0;
   double events_per_s = 0;
   double simulated_per_host_s = 0;  // simulated seconds per host second

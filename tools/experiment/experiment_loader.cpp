@@ -1,4 +1,6 @@
 // The experiment YAML schema (docs/experiments.md); every check on an experiment file lives here.
+#include <fmt/core.h>
+
 #include <cmath>
 #include <filesystem>
 #include <set>
@@ -10,8 +12,6 @@
 #include "tools/experiment/experiment_spec.hpp"
 #include "tools/experiment/metrics.hpp"
 
-#include <fmt/core.h>
-
 namespace walksim::experiment {
 namespace {
 
@@ -19,7 +19,7 @@ using config::Node;
 
 // Limits that keep one experiment within what a host can run (each message says why).
 constexpr std::uint32_t kMaxRepeats = 1000;
-constexpr std::uint64_t kMaxOpsPerPoint = 1'000'000'000;   // ops_per_process x threads
+constexpr std::uint64_t kMaxOpsPerPoint = 1'000'000'000;                      // ops_per_process x threads
 constexpr sim::Picos kMaxDuration = 60 * sim::kPicosPerNs * 1'000'000'000LL;  // 60 s simulated
 constexpr double kMaxCostScale = 1000;
 
@@ -95,8 +95,9 @@ void read_run(const Node& run, ExperimentSpec& e, std::uint32_t max_threads) {
     e.control.end = dur->as_time();
     if (e.control.end <= 0) dur->fail("duration must be positive");
     if (e.control.end > kMaxDuration) {
-      dur->fail("duration is at most 60s of simulated time (a simulated second of a busy 64-CPU machine takes this "
-                "host hours)");
+      dur->fail(
+          "duration is at most 60s of simulated time (a simulated second of a busy 64-CPU machine takes this "
+          "host hours)");
     }
     if (const auto w = run.optional("warmup")) {
       e.control.warmup_end = w->as_time();
@@ -120,8 +121,8 @@ std::string unit_of(const MetricDef& m, const workload::Workload& w) {
   return unit_text(m.unit, w.reports_bytes() ? "MB/s" : w.op_unit() + "/s", w.op_unit());
 }
 
-PublishedPoint read_point(const Node& n, const std::vector<std::string>& kernels, const std::vector<std::uint32_t>& threads,
-                          const workload::Workload& w) {
+PublishedPoint read_point(const Node& n, const std::vector<std::string>& kernels,
+                          const std::vector<std::uint32_t>& threads, const workload::Workload& w) {
   PublishedPoint p;
   const Node metric = n.child("metric");
   const std::vector<std::string> metrics = validatable_metrics();
@@ -129,8 +130,9 @@ PublishedPoint read_point(const Node& n, const std::vector<std::string>& kernels
   // a published time(1) figure named by the sum's name would compare with a 64-fold number.
   for (const char* sum : {"real_s", "user_s", "sys_s"}) {
     if (metric.as_string() == sum) {
-      metric.fail(std::string("'") + sum + "' is not a published metric: one process's time as time(1) reports it is 'process_" +
-                  sum + "' (the sum over processes, " + (std::string(sum) == "real_s" ? "wall_s" : sum) +
+      metric.fail(std::string("'") + sum +
+                  "' is not a published metric: one process's time as time(1) reports it is 'process_" + sum +
+                  "' (the sum over processes, " + (std::string(sum) == "real_s" ? "wall_s" : sum) +
                   ", is not comparable with a published figure)");
     }
   }
@@ -189,15 +191,17 @@ std::string checked_name(const Node& n) {
   bool ok = !name.empty() && name.size() <= 100 && name[0] != '.';
   for (char c : name) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-');
   if (!ok) {
-    n.fail("a name is 1 to 100 of the characters A-Z a-z 0-9 . _ - and does not start with '.' (it names the "
-           "results directory, results/<name>)");
+    n.fail(
+        "a name is 1 to 100 of the characters A-Z a-z 0-9 . _ - and does not start with '.' (it names the "
+        "results directory, results/<name>)");
   }
   return name;
 }
 
 ExperimentSpec load_experiment(const std::string& path, const std::string& config_root) {
   const Node root = config::load_file(path);
-  if (!root.is_map()) root.fail("an experiment file is a mapping with name, description, machine, kernels, workload, ...");
+  if (!root.is_map())
+    root.fail("an experiment file is a mapping with name, description, machine, kernels, workload, ...");
   ExperimentSpec e;
   e.file = path;
   e.name = checked_name(root.child("name"));
@@ -282,7 +286,7 @@ ExperimentSpec load_experiment(const std::string& path, const std::string& confi
   }
   if (const auto pl = root.optional("placement")) {
     e.placement = pl->as_choice({"cores-first", "compact"}) == 0 ? workload::Placement::kCoresFirst
-                                                                  : workload::Placement::kCompact;
+                                                                 : workload::Placement::kCompact;
   }
   read_run(root.child("run"), e, *std::max_element(e.threads.begin(), e.threads.end()));
   if (const auto s = root.optional("seed")) e.seed = s->as_uint();
@@ -296,8 +300,9 @@ ExperimentSpec load_experiment(const std::string& path, const std::string& confi
   // The wake-up latency of a task sleeping on a mutex: needed only by workloads that can sleep.
   if (may_sleep && !root.has("os")) {
     throw config::ConfigError(root.mark(), "os",
-                              "missing key 'os': workload '" + e.workload + "' can sleep on a mutex, so it needs the "
-                              "wake-up latency: os: {wakeup_latency: {value: 5us, source: \"...\"}}");
+                              "missing key 'os': workload '" + e.workload +
+                                  "' can sleep on a mutex, so it needs the "
+                                  "wake-up latency: os: {wakeup_latency: {value: 5us, source: \"...\"}}");
   }
   if (const auto os = root.optional("os")) {
     config::SourceMap sources;
@@ -324,8 +329,9 @@ ExperimentSpec load_experiment(const std::string& path, const std::string& confi
     const Node param = cal->child("parameter");
     c.parameter = param.as_string();
     if (c.parameter != "cpu_cost_scale" && c.parameter != "user_time") {
-      param.fail("the calibratable private CPU costs are 'cpu_cost_scale' (the kernel's private CPU costs, as a "
-                 "factor) and 'user_time' (the workload's user-space time per operation)");
+      param.fail(
+          "the calibratable private CPU costs are 'cpu_cost_scale' (the kernel's private CPU costs, as a "
+          "factor) and 'user_time' (the workload's user-space time per operation)");
     }
     if (c.parameter == "cpu_cost_scale" && root.optional("cpu_cost_scale")) {
       cal->fail("give either a fixed cpu_cost_scale or a calibrate block that fits it, not both");

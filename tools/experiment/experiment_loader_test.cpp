@@ -79,12 +79,14 @@ TEST(ExperimentLoader, PublishedFiguresArePositiveInTheSweepInTheirUnitAndWithin
   expect_error(kPlain + head + "threads: 1, value: -5, unit: ns}\n", "published[0].value", "positive");
   expect_error(kPlain + head + "threads: 1, value: 5, unit: ns, tolerance_pct: -10}\n", "published[0].tolerance_pct",
                ">= 0");
-  expect_error(kPlain + head + "threads: 7, value: 5, unit: ns}\n", "published[0].threads", "not in the experiment's sweep");
+  expect_error(kPlain + head + "threads: 7, value: 5, unit: ns}\n", "published[0].threads",
+               "not in the experiment's sweep");
   expect_error(kPlain + head + "threads: 1, value: 5, unit: furlongs}\n", "published[0].unit", "in 'ns'");
-  expect_error(kPlain +
-                   "published:\n  - {metric: throughput, kernel: linux-2.6.38, role: prediction, source: s, threads: 1, "
-                   "value: 5, unit: MB/s}\n",
-               "published[0].unit", "in 'stat/s'");
+  expect_error(
+      kPlain +
+          "published:\n  - {metric: throughput, kernel: linux-2.6.38, role: prediction, source: s, threads: 1, "
+          "value: 5, unit: MB/s}\n",
+      "published[0].unit", "in 'stat/s'");
 }
 
 TEST(ExperimentLoader, APublishedMetricIsOneOfTheTablesAndTheSumsAreNotTakenForOneProcess) {
@@ -98,10 +100,11 @@ TEST(ExperimentLoader, APublishedMetricIsOneOfTheTablesAndTheSumsAreNotTakenForO
 }
 
 TEST(ExperimentLoader, AScalingFigureIsNoCalibrationPoint) {
-  expect_error(kPlain +
-                   "calibrate: {parameter: cpu_cost_scale}\npublished:\n  - {metric: scaling_pct, kernel: linux-2.6.38, "
-                   "role: calibration, source: s, threads: 2, value: 90, unit: '%'}\n",
-               "published[0].role", "give the throughput figures");
+  expect_error(
+      kPlain +
+          "calibrate: {parameter: cpu_cost_scale}\npublished:\n  - {metric: scaling_pct, kernel: linux-2.6.38, "
+          "role: calibration, source: s, threads: 2, value: 90, unit: '%'}\n",
+      "published[0].role", "give the throughput figures");
 }
 
 TEST(ExperimentLoader, RunLengthsAreBoundedAndMeasureEnough) {
@@ -110,7 +113,8 @@ TEST(ExperimentLoader, RunLengthsAreBoundedAndMeasureEnough) {
   expect_error(with("run", "run: {duration: 9000000s}"), "run.duration", "at most 60s");
   expect_error(with("run", "run: {ops_per_process: 100, warmup_ops: 60}"), "run.ops_per_process",
                "would measure 40 operations");
-  expect_error(with("run", "run: {ops_per_process: 100, extrapolate_to_ops: 0}"), "run.extrapolate_to_ops", "at least 1");
+  expect_error(with("run", "run: {ops_per_process: 100, extrapolate_to_ops: 0}"), "run.extrapolate_to_ops",
+               "at least 1");
 }
 
 TEST(ExperimentLoader, AThreadSweepStartsAtOneAndNamesEachCountOnce) {

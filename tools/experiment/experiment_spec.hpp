@@ -22,13 +22,13 @@ struct PublishedPoint {
   std::uint32_t threads = 1;
   double value = 0;
   std::string unit;
-  double tolerance_pct = 25;      // for scaling_pct: tolerance in percentage points
+  double tolerance_pct = 25;  // for scaling_pct: tolerance in percentage points
   bool calibration = false;
   std::string source;
 };
 
 struct Calibration {
-  std::string parameter;          // only "cpu_cost_scale" is fittable
+  std::string parameter;            // only "cpu_cost_scale" is fittable
   std::vector<std::size_t> points;  // indices into `published` it is fitted to
 };
 
@@ -42,7 +42,7 @@ struct ExperimentSpec {
   std::vector<std::string> kernels;          // labels
   std::vector<std::string> kernel_variants;  // configs/kernels names
   std::vector<kernel::KernelOptions> kernel_options;
-  kernel::KernelOptions options;             // the experiment-wide kernel_options
+  kernel::KernelOptions options;  // the experiment-wide kernel_options
   std::string workload;
   std::optional<config::Node> workload_params;  // kept as YAML: each workload reads its own
   // Per kernel entry: its `params:` over workload_params, key by key (nullopt: workload_params), so
@@ -54,15 +54,15 @@ struct ExperimentSpec {
   workload::RunControl control;
   std::uint64_t seed = 1;
   std::uint32_t repeats = 1;
-  double cost_scale = 1.0;                 // fixed scale of the kernel's private CPU costs
-  sim::Picos wakeup_latency = -1;          // sleeping-task wake-up (scheduler) latency; -1: not given
+  double cost_scale = 1.0;         // fixed scale of the kernel's private CPU costs
+  sim::Picos wakeup_latency = -1;  // sleeping-task wake-up (scheduler) latency; -1: not given
   std::string wakeup_source;
-  std::uint64_t extrapolate_ops = 0;       // report times for this many ops per process (steady state)
+  std::uint64_t extrapolate_ops = 0;  // report times for this many ops per process (steady state)
   std::size_t hot_lines = 10;
-  bool check = false;                      // coherence invariants after every access (--check)
+  bool check = false;  // coherence invariants after every access (--check)
   std::optional<Calibration> calibrate;
   std::vector<PublishedPoint> published;
-  std::string citation;                    // for validation files
+  std::string citation;  // for validation files
 };
 
 // An experiment's `name`: it names the results directory, so only [A-Za-z0-9._-], not starting

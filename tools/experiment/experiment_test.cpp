@@ -67,7 +67,8 @@ TEST(Experiment, ScalingIsThroughputOverThreadsTimesTheSmallestRun) {
       if (o.kernel == row.kernel && o.threads == 1) base = &o;
     }
     ASSERT_NE(base, nullptr);
-    EXPECT_NEAR(row.value("scaling_pct"), 100.0 * row.value("throughput") / (row.threads * base->value("throughput")), 1e-9);
+    EXPECT_NEAR(row.value("scaling_pct"), 100.0 * row.value("throughput") / (row.threads * base->value("throughput")),
+                1e-9);
   }
 }
 
@@ -88,7 +89,7 @@ TEST(Experiment, OutputsAppearOnlyWhenEverythingIsWritten) {
     OutputDir out(dir.string(), false);
     write_outputs(r, out, "test", "test");
     EXPECT_FALSE(std::filesystem::exists(dir));  // still under its temporary name
-  }  // destroyed without commit: nothing is left
+  }                                              // destroyed without commit: nothing is left
   EXPECT_FALSE(std::filesystem::exists(dir));
   for (const auto& e : std::filesystem::directory_iterator(dir.parent_path())) {
     EXPECT_EQ(e.path().filename().string().find(".walksim-output-test.walksim-tmp"), std::string::npos);
@@ -134,7 +135,8 @@ TEST(ExperimentErrors, AWakeUpLatencyNeedsItsSource) {
 }
 
 TEST(ExperimentErrors, EveryShippedExperimentLoads) {
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(WALKSIM_SOURCE_DIR) + "/experiments")) {
+  for (const auto& entry :
+       std::filesystem::recursive_directory_iterator(std::string(WALKSIM_SOURCE_DIR) + "/experiments")) {
     if (entry.path().extension() != ".yaml" || entry.path().filename() == "latency-probes.yaml") continue;
     EXPECT_NO_THROW(load_experiment(entry.path().string(), kRoot)) << entry.path();
   }

@@ -18,7 +18,8 @@ double calibrated_share(const MetricInput& in) {
   for (const auto& p : in.run.processes) wall += static_cast<double>(p.wall);
   if (wall <= 0) return 0;
   const auto& r = in.run;
-  const double part = in.calibrated == "user_time" ? static_cast<double>(r.user) : static_cast<double>(r.compute - r.user);
+  const double part =
+      in.calibrated == "user_time" ? static_cast<double>(r.user) : static_cast<double>(r.compute - r.user);
   return part / wall;
 }
 
@@ -37,11 +38,15 @@ double process_time(const MetricInput& in, ProcessTime which) {
   const double n = static_cast<double>(in.run.processes.size());
   if (n == 0) return 0;
   double scale = 1.0;
-  if (in.spec.extrapolate_ops && ops) scale = static_cast<double>(in.spec.extrapolate_ops) * n / static_cast<double>(ops);
+  if (in.spec.extrapolate_ops && ops)
+    scale = static_cast<double>(in.spec.extrapolate_ops) * n / static_cast<double>(ops);
   switch (which) {
-    case ProcessTime::kReal: return wall / n * scale;
-    case ProcessTime::kUser: return user / n * scale;
-    case ProcessTime::kSys: return (cpu - user) / n * scale;
+    case ProcessTime::kReal:
+      return wall / n * scale;
+    case ProcessTime::kUser:
+      return user / n * scale;
+    case ProcessTime::kSys:
+      return (cpu - user) / n * scale;
   }
   return 0;
 }
@@ -124,13 +129,20 @@ std::vector<std::string> validatable_metrics() {
 
 std::string unit_text(MetricUnit u, const std::string& throughput_unit, const std::string& op_unit) {
   switch (u) {
-    case MetricUnit::kThroughput: return throughput_unit;
-    case MetricUnit::kOpRate: return op_unit + "/s";
-    case MetricUnit::kNs: return "ns";
-    case MetricUnit::kSeconds: return "s";
-    case MetricUnit::kPercent: return "%";
-    case MetricUnit::kCount: return "count";
-    case MetricUnit::kFraction: return "fraction";
+    case MetricUnit::kThroughput:
+      return throughput_unit;
+    case MetricUnit::kOpRate:
+      return op_unit + "/s";
+    case MetricUnit::kNs:
+      return "ns";
+    case MetricUnit::kSeconds:
+      return "s";
+    case MetricUnit::kPercent:
+      return "%";
+    case MetricUnit::kCount:
+      return "count";
+    case MetricUnit::kFraction:
+      return "fraction";
   }
   return "";
 }

@@ -21,10 +21,9 @@ namespace fs = std::filesystem;
 namespace {
 
 // What walksim 0.1 wrote, before directories carried a marker.
-const std::set<std::string> kLegacyFiles{"results.json",   "results.csv",  "hotlines.csv",   "meta.json",
-                                          "plot.gp",        "plot.dat",     "gnuplot.log",    "throughput.svg",
-                                          "throughput.png", "scaling.svg",  "scaling.png",    "ns_per_op.svg",
-                                          "ns_per_op.png"};
+const std::set<std::string> kLegacyFiles{
+    "results.json",   "results.csv",    "hotlines.csv", "meta.json",   "plot.gp",       "plot.dat",     "gnuplot.log",
+    "throughput.svg", "throughput.png", "scaling.svg",  "scaling.png", "ns_per_op.svg", "ns_per_op.png"};
 
 std::string this_host() {
   char h[256] = "";
@@ -172,12 +171,14 @@ OutputDir::OutputDir(const std::string& target, bool force, const std::string& f
   std::string scratch_base = base;
   if (fs::exists(st)) {
     if (fs::is_symlink(st)) {
-      throw OutputError(what + ": is a symbolic link; give the directory it points to (walksim replaces the link "
-                               "otherwise)");
+      throw OutputError(what +
+                        ": is a symbolic link; give the directory it points to (walksim replaces the link "
+                        "otherwise)");
     }
     if (!fs::is_directory(st)) {
-      throw OutputError(what + ": exists and is not a directory; walksim writes a directory of results and never "
-                               "replaces a file");
+      throw OutputError(what +
+                        ": exists and is not a directory; walksim writes a directory of results and never "
+                        "replaces a file");
     }
     sweep_stale(p, "", host);  // what a killed run left inside it is not someone else's file
     bool ours = false;
@@ -205,7 +206,8 @@ OutputDir::OutputDir(const std::string& target, bool force, const std::string& f
   } else if (st.type() == fs::file_type::not_found) {
     mode_ = Mode::kCreate;
     std::vector<fs::path> missing;
-    for (fs::path q = p.parent_path(); !fs::exists(q, ec) && q != q.root_path(); q = q.parent_path()) missing.push_back(q);
+    for (fs::path q = p.parent_path(); !fs::exists(q, ec) && q != q.root_path(); q = q.parent_path())
+      missing.push_back(q);
     for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
       if (!fs::create_directory(*it, ec) && ec) {
         for (const auto& made : made_parents_) fs::remove(made, ec);

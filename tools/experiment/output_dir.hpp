@@ -44,8 +44,8 @@ class OutputDir {
   void commit_whole();
   void commit_file_by_file();
 
-  std::string shown_;           // as the user wrote it, for messages
-  std::string final_;           // absolute, normalised
+  std::string shown_;  // as the user wrote it, for messages
+  std::string final_;  // absolute, normalised
   std::string tmp_;
   std::string flag_;
   Mode mode_ = Mode::kCreate;

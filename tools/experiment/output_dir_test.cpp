@@ -48,7 +48,8 @@ class OutputDirTest : public ::testing::Test {
     std::vector<std::string> out;
     for (const auto& e : fs::directory_iterator(dir)) {
       const auto n = e.path().filename().string();
-      if (n.find(".walksim-tmp-") != std::string::npos || n.find(".walksim-old-") != std::string::npos) out.push_back(n);
+      if (n.find(".walksim-tmp-") != std::string::npos || n.find(".walksim-old-") != std::string::npos)
+        out.push_back(n);
     }
     return out;
   }

@@ -28,9 +28,8 @@ struct Plot {
   int column;          // of the mean in plot.dat; the standard deviation follows it
   bool log_y;
 };
-constexpr Plot kPlots[] = {{"throughput", "throughput", 2, true},
-                           {"scaling", "scaling_pct", 4, false},
-                           {"ns_per_op", "ns_per_op", 6, true}};
+constexpr Plot kPlots[] = {
+    {"throughput", "throughput", 2, true}, {"scaling", "scaling_pct", 4, false}, {"ns_per_op", "ns_per_op", 6, true}};
 constexpr const char* kTerms[] = {"svg", "png"};
 
 bool any_repeats(const ExperimentResult& r) {
@@ -63,8 +62,9 @@ std::string gnuplot_safe(const std::string& s) {
 }
 
 std::string plot_data(const ExperimentResult& r) {
-  std::string data = "# threads throughput sd scaling_pct sd ns_per_op sd (mean and sample standard deviation over "
-                     "the repeats)\n";
+  std::string data =
+      "# threads throughput sd scaling_pct sd ns_per_op sd (mean and sample standard deviation over "
+      "the repeats)\n";
   for (const auto& k : r.spec.kernels) {
     data += "# " + gnuplot_safe(k) + "\n";
     for (const auto& row : r.rows) {
@@ -98,8 +98,9 @@ std::string plot_script(const ExperimentResult& r) {
       script += fmt::format("set output '{}.{}'\n", p.file, term);
       script += fmt::format("set title '{}' noenhanced\n", title);
       // Offsets keep the first and last points (and their error bars) off the frame.
-      script += "set xlabel 'threads'\nset key left top noenhanced\nset grid\nset logscale x 2\n"
-                "set offsets graph 0.03, graph 0.03, 0, 0\n";
+      script +=
+          "set xlabel 'threads'\nset key left top noenhanced\nset grid\nset logscale x 2\n"
+          "set offsets graph 0.03, graph 0.03, 0, 0\n";
       script += p.log_y ? "set logscale y\n" : "unset logscale y\n";
       script += fmt::format("set ylabel '{}' noenhanced\n", ylabel);
       script += "plot ";
@@ -146,7 +147,8 @@ std::string run_gnuplot(const std::string& dir) {
     for (const char* term : kTerms) {
       const fs::path f = fs::path(dir) / fmt::format("{}.{}", p.file, term);
       if (!complete(f, term)) {
-        throw OutputError("cannot write the plot " + f.filename().string() + ": gnuplot left it incomplete (disk full?)");
+        throw OutputError("cannot write the plot " + f.filename().string() +
+                          ": gnuplot left it incomplete (disk full?)");
       }
     }
   }

@@ -1,8 +1,9 @@
 // Point scheduling, the calibration fit (Eigen least squares) and the reduction to rows.
 #include "tools/experiment/runner.hpp"
 
-#include <Eigen/Dense>
 #include <fmt/core.h>
+
+#include <Eigen/Dense>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -139,13 +140,14 @@ class Context {
                   : "lengthen run.duration or shorten run.warmup") +
           (spec_.workload == "trace-replay" ? ", or replay the trace more often (workload.params.loops)" : "")));
     } catch (const exec::NoWakeupLatency& x) {
-      return std::make_exception_ptr(std::runtime_error(
-          spec_.file + ": " + where + x.what() + ", but the experiment gives no os.wakeup_latency: add "
-          "os: {wakeup_latency: {value: ..., source: \"...\"}}"));
+      return std::make_exception_ptr(std::runtime_error(spec_.file + ": " + where + x.what() +
+                                                        ", but the experiment gives no os.wakeup_latency: add "
+                                                        "os: {wakeup_latency: {value: ..., source: \"...\"}}"));
     } catch (const std::bad_alloc&) {
       return std::make_exception_ptr(std::runtime_error(
-          where + "out of memory while simulating it (the machine's caches, the file tree or the processes are too "
-                  "large for this host)"));
+          where +
+          "out of memory while simulating it (the machine's caches, the file tree or the processes are too "
+          "large for this host)"));
     } catch (const std::logic_error& x) {
       return std::make_exception_ptr(std::logic_error(where + x.what()));
     } catch (const std::exception& x) {
@@ -223,7 +225,8 @@ std::vector<Row> reduce(const ExperimentSpec& spec, const std::vector<PointResul
         if (p.kernel != k || p.threads != t) continue;
         const auto& r = p.run;
         for (std::size_t c = 0; c < defs.size(); ++c) {
-          if (defs[c].extract && carried(defs[c], calibrated)) values[c].push_back(defs[c].extract({spec, r, calibrated}));
+          if (defs[c].extract && carried(defs[c], calibrated))
+            values[c].push_back(defs[c].extract({spec, r, calibrated}));
         }
         row.throughput_unit = r.reports_bytes ? "MB/s" : r.op_unit + "/s";
         row.op_unit = r.op_unit;
@@ -253,8 +256,8 @@ std::vector<Row> reduce(const ExperimentSpec& spec, const std::vector<PointResul
       const double f = 100.0 * base->threads / (static_cast<double>(row.threads) * b);
       const Spread& v = row.spread(m.of);
       // The mean as 100 N0 x / (N b), the order in which results were always computed.
-      row.metrics[m.name] = {100.0 * v.mean * base->threads / (static_cast<double>(row.threads) * b), v.sd * f, v.min * f,
-                             v.max * f, v.n};
+      row.metrics[m.name] = {100.0 * v.mean * base->threads / (static_cast<double>(row.threads) * b), v.sd * f,
+                             v.min * f, v.max * f, v.n};
     }
   }
   return rows;
@@ -282,8 +285,9 @@ double Row::value(std::string_view metric) const { return spread(metric).mean; }
 
 const Spread& Row::spread(std::string_view metric) const {
   const auto it = metrics.find(std::string(metric));
-  if (it == metrics.end()) throw std::logic_error("row " + kernel + " x" + std::to_string(threads) + " has no metric '" +
-                                                  std::string(metric) + "'");
+  if (it == metrics.end())
+    throw std::logic_error("row " + kernel + " x" + std::to_string(threads) + " has no metric '" + std::string(metric) +
+                           "'");
   return it->second;
 }
 
@@ -355,7 +359,8 @@ ExperimentResult run_experiment(const ExperimentSpec& spec, const std::string& c
     const Eigen::VectorXd s = a.colPivHouseholderQr().solve(y);
     cal.value = s(0);
     if (!(cal.value >= 0) || !std::isfinite(cal.value) || (!user && cal.value == 0)) {
-      throw std::runtime_error("calibration of " + cal.parameter + " failed: the fit gave " + std::to_string(cal.value) +
+      throw std::runtime_error("calibration of " + cal.parameter + " failed: the fit gave " +
+                               std::to_string(cal.value) +
                                " (the published point cannot be reached by this parameter: the rest of the model "
                                "alone exceeds it)");
     }

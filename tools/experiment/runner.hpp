@@ -7,8 +7,8 @@
 #include <atomic>
 #include <cmath>
 #include <functional>
-#include <stdexcept>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,7 +56,7 @@ struct Row {
 
 struct CalibrationResult {
   std::string parameter;
-  double value = 1.0;  // cpu_cost_scale: a factor; user_time: microseconds per operation
+  double value = 1.0;                  // cpu_cost_scale: a factor; user_time: microseconds per operation
   std::vector<std::string> fitted_to;  // descriptions of the published points
   double residual_pct = 0;             // max |error| of the calibration points after the fit
 };

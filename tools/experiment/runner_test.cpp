@@ -2,6 +2,8 @@
 // on the point, not on where its kernel sits in the list; every repeat is kept with its spread; a
 // workload that ignores the seed runs once; an error in any point, on any worker, reaches the
 // caller named with its point; Ctrl-C stops the run.
+#include "tools/experiment/runner.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,7 +11,6 @@
 #include <fstream>
 
 #include "tools/experiment/experiment_spec.hpp"
-#include "tools/experiment/runner.hpp"
 
 namespace walksim::experiment {
 namespace {

@@ -167,7 +167,8 @@ std::string validation_markdown(const ValidationReport& r) {
   for (const auto& e : r.experiments) {
     md += fmt::format("- `{}` (`{}`, {} repeat{}): {}\n", e.spec.name, e.spec.file, e.seeded ? e.spec.repeats : 1,
                       (e.seeded ? e.spec.repeats : 1) == 1 ? "" : "s", e.spec.citation);
-    for (const auto& p : e.spec.published) md += fmt::format("  - {} {} x{}: {}\n", p.metric, p.kernel, p.threads, p.source);
+    for (const auto& p : e.spec.published)
+      md += fmt::format("  - {} {} x{}: {}\n", p.metric, p.kernel, p.threads, p.source);
   }
   return md;
 }

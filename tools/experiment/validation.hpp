@@ -5,17 +5,16 @@
 #pragma once
 
 #include <atomic>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "tools/experiment/runner.hpp"
 
 namespace walksim::experiment {
 
 struct ValidationRow {
-  std::string id;        // the experiment's name
+  std::string id;  // the experiment's name
   std::string machine;
   std::string metric;
   std::string kernel;
@@ -26,7 +25,7 @@ struct ValidationRow {
   std::size_t repeats = 1;
   double error_pct = 0;  // (predicted - published) / published; for scaling_pct: points
   std::string unit;
-  std::string role;      // calibration | prediction
+  std::string role;  // calibration | prediction
   // The share of the point's time spent in the calibrated parameter (user time, or the kernel's
   // private CPU work), when the experiment declares a calibration: the larger it is, the less the
   // prediction tests the model. (For scaling: at the row's thread count.)

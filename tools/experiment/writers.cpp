@@ -100,26 +100,32 @@ void print_summary(const ExperimentResult& r, std::ostream& out) {
   }
   if (!r.seeded) {
     fmt::print(out, "± is 0: {} never draws a random number, so every point is exact for the model in one run{}\n",
-               s.workload, s.repeats > 1 ? fmt::format(" (repeats: {} would repeat it; each point ran once)", s.repeats) : "");
+               s.workload,
+               s.repeats > 1 ? fmt::format(" (repeats: {} would repeat it; each point ran once)", s.repeats) : "");
   } else if (s.repeats > 1) {
-    fmt::print(out, "±: sample standard deviation of throughput over {} repeats (seeds from seed {}, the kernel's label, "
-                    "threads and repeat); min and max of every metric in results.csv\n",
+    fmt::print(out,
+               "±: sample standard deviation of throughput over {} repeats (seeds from seed {}, the kernel's label, "
+               "threads and repeat); min and max of every metric in results.csv\n",
                s.repeats, s.seed);
   } else {
-    fmt::print(out, "n=1: one run per point of a workload that depends on its seed, so the spread is unknown; set "
-                    "repeats: 5 to see it\n");
+    fmt::print(out,
+               "n=1: one run per point of a workload that depends on its seed, so the spread is unknown; set "
+               "repeats: 5 to see it\n");
   }
   if (any_disagree) {
-    fmt::print(out, "!  the repeats of this point disagree by more than 10% (max - min over the mean): the model is "
-                    "sensitive here; read the mean with its spread\n");
+    fmt::print(out,
+               "!  the repeats of this point disagree by more than 10% (max - min over the mean): the model is "
+               "sensitive here; read the mean with its spread\n");
   }
   if (any_smt) {
-    fmt::print(out, "S  some cores run two of the point's processes on SMT siblings (hardware threads of one core): their "
-                    "private work and cache hits run at the machine's smt_throughput (smt_cores in results.csv)\n");
+    fmt::print(out,
+               "S  some cores run two of the point's processes on SMT siblings (hardware threads of one core): their "
+               "private work and cache hits run at the machine's smt_throughput (smt_cores in results.csv)\n");
   }
   if (any_bytes_over) {
-    fmt::print(out, "b  scaling above 100% of a throughput in MB/s: each process's operation mix moves different "
-                    "bytes; per operation it is");
+    fmt::print(out,
+               "b  scaling above 100% of a throughput in MB/s: each process's operation mix moves different "
+               "bytes; per operation it is");
     for (const auto& row : r.rows) {
       if (row.throughput_unit == "MB/s" && row.value("scaling_pct") > 100.5) {
         fmt::print(out, " {} x{} {:.1f}%", row.kernel, row.threads, row.value("op_scaling_pct"));
@@ -181,20 +187,20 @@ nlohmann::json results_json(const ExperimentResult& r, const std::string& versio
   cfg["kernels"] = nlohmann::json::array();
   for (std::size_t k = 0; k < s.kernels.size(); ++k) {
     const auto& o = s.kernel_options[k];
-    cfg["kernels"].push_back({{"label", s.kernels[k]},
-                              {"kernel", s.kernel_variants[k]},
-                              {"options", {{"prefetch", o.prefetch},
-                                           {"posix_acl", o.posix_acl},
-                                           {"caller_is_owner", o.caller_is_owner}}}});
+    cfg["kernels"].push_back(
+        {{"label", s.kernels[k]},
+         {"kernel", s.kernel_variants[k]},
+         {"options", {{"prefetch", o.prefetch}, {"posix_acl", o.posix_acl}, {"caller_is_owner", o.caller_is_owner}}}});
   }
   cfg["workload"] = s.workload;
   cfg["threads"] = s.threads;
   cfg["placement"] = s.placement == workload::Placement::kCoresFirst ? "cores-first" : "compact";
-  cfg["run"] = {{"ops_per_process", s.control.ops_per_process},
-                {"warmup_ops", s.control.warmup_ops},
-                {"duration_ns", s.control.end == sim::kNever ? nlohmann::json() : nlohmann::json(sim::to_ns(s.control.end))},
-                {"warmup_ns", sim::to_ns(s.control.warmup_end)},
-                {"extrapolate_to_ops", s.extrapolate_ops}};
+  cfg["run"] = {
+      {"ops_per_process", s.control.ops_per_process},
+      {"warmup_ops", s.control.warmup_ops},
+      {"duration_ns", s.control.end == sim::kNever ? nlohmann::json() : nlohmann::json(sim::to_ns(s.control.end))},
+      {"warmup_ns", sim::to_ns(s.control.warmup_end)},
+      {"extrapolate_to_ops", s.extrapolate_ops}};
   cfg["seed"] = s.seed;
   cfg["repeats"] = s.repeats;
   cfg["seeded"] = r.seeded;  // false: the workload never draws a random number; each point ran once
@@ -262,7 +268,10 @@ nlohmann::json results_json(const ExperimentResult& r, const std::string& versio
     auto& hot = j["points"].back()["hot_lines"] = nlohmann::json::array();
     for (std::size_t i = 0; i < std::min<std::size_t>(3, p.run.hot.size()); ++i) {
       const auto& h = p.run.hot[i];
-      hot.push_back({{"object", h.object}, {"line", h.index}, {"fields", h.fields}, {"transfers", h.transfers},
+      hot.push_back({{"object", h.object},
+                     {"line", h.index},
+                     {"fields", h.fields},
+                     {"transfers", h.transfers},
                      {"stall_ns", sim::to_ns(h.stall)}});
     }
   }
@@ -280,8 +289,11 @@ std::string write_outputs(const ExperimentResult& r, const OutputDir& dir, const
   std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   char host[256] = "";
   gethostname(host, sizeof host - 1);
-  nlohmann::json meta{{"finished", stamp}, {"host", host}, {"host_seconds", r.host_seconds},
-                      {"command", command_line}, {"walksim_version", version}};
+  nlohmann::json meta{{"finished", stamp},
+                      {"host", host},
+                      {"host_seconds", r.host_seconds},
+                      {"command", command_line},
+                      {"walksim_version", version}};
   write_checked(dir.file("meta.json"), meta.dump(2) + "\n");
   // results.csv: long format, a metric per line with its spread over the repeats.
   std::string csv = "kernel,threads,metric,value,unit,sd,min,max,n\n";
@@ -294,9 +306,11 @@ std::string write_outputs(const ExperimentResult& r, const OutputDir& dir, const
       const auto it = row.metrics.find(m.name);
       if (it == row.metrics.end()) continue;
       const bool has_spread = m.aggregate == Aggregate::kMean || m.aggregate == Aggregate::kScaling;
-      add(m.name, it->second.mean, unit_text(m.unit, row.throughput_unit, row.op_unit), has_spread ? &it->second : nullptr);
+      add(m.name, it->second.mean, unit_text(m.unit, row.throughput_unit, row.op_unit),
+          has_spread ? &it->second : nullptr);
     }
-    for (const auto& f : kernel::kWalkStatsFields) add(f.name, static_cast<double>(row.walk.*f.value), "count", nullptr);
+    for (const auto& f : kernel::kWalkStatsFields)
+      add(f.name, static_cast<double>(row.walk.*f.value), "count", nullptr);
   }
   write_checked(dir.file("results.csv"), csv);
   // hotlines.csv

@@ -4,10 +4,9 @@
 // an OutputDir (output_dir.hpp).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "tools/experiment/output_dir.hpp"
 #include "tools/experiment/runner.hpp"

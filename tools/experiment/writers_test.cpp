@@ -124,7 +124,8 @@ struct FakeGnuplot {
 
 TEST(Writers, APlotThatGnuplotLeftIncompleteIsAnErrorNotAResult) {
   // gnuplot on a full disk: exit 0, files cut at a block boundary.
-  FakeGnuplot fake("for f in throughput scaling ns_per_op; do printf '<svg>' > $f.svg; printf 'PNG' > $f.png; done; exit 0");
+  FakeGnuplot fake(
+      "for f in throughput scaling ns_per_op; do printf '<svg>' > $f.svg; printf 'PNG' > $f.png; done; exit 0");
   const auto r = small_result("k");
   TempDir t;
   OutputDir out(t.path.string(), false);

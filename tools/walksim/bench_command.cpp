@@ -9,8 +9,9 @@
 namespace walksim::cli {
 
 void add_bench_command(CLI::App& app, const GlobalOptions& global) {
-  auto* cmd = app.add_subcommand("bench", "Time the simulator on fixed scenarios (mem ops/s, events/s, overhead over "
-                                          "the generation floor, peak RSS)");
+  auto* cmd = app.add_subcommand("bench",
+                                 "Time the simulator on fixed scenarios (mem ops/s, events/s, overhead over "
+                                 "the generation floor, peak RSS)");
   struct Opts {
     bool json = false;
     std::vector<std::string> only;
@@ -21,7 +22,8 @@ void add_bench_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--repeat", o->repeat,
                   "Time each scenario (and its floor) this many times and keep the fastest: host timings are noisy")
       ->check(CLI::Range(1u, 100u));
-  cmd->add_option("--scenario", o->only, "Run only these scenarios")->check(CLI::IsMember(experiment::bench_scenarios()));
+  cmd->add_option("--scenario", o->only, "Run only these scenarios")
+      ->check(CLI::IsMember(experiment::bench_scenarios()));
   cmd->callback([o, &global] {
     const auto r = experiment::run_bench(resolve_config_root(global.configs), o->only, o->repeat);
     if (o->json) {

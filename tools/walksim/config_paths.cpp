@@ -14,7 +14,8 @@ std::string checked(const std::string& dir, const std::string& from) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
-    throw config::ConfigError({}, from, "'" + dir + "' is not a directory (give the directory holding machines/ and kernels/)");
+    throw config::ConfigError({}, from,
+                              "'" + dir + "' is not a directory (give the directory holding machines/ and kernels/)");
   }
   if (!fs::is_directory(fs::path(dir) / "machines", ec) && !fs::is_directory(fs::path(dir) / "kernels", ec)) {
     throw config::ConfigError({}, from, "'" + dir + "' holds neither machines/ nor kernels/");

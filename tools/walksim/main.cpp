@@ -46,8 +46,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("walksim ") + cli::kVersion);
   cli::GlobalOptions global;
-  app.add_option("--configs", global.configs,
-                 "Directory holding machines/ and kernels/ (default: $WALKSIM_CONFIGS, else the source tree's configs/)");
+  app.add_option(
+      "--configs", global.configs,
+      "Directory holding machines/ and kernels/ (default: $WALKSIM_CONFIGS, else the source tree's configs/)");
   cli::add_probe_command(app, global);
   cli::add_machines_command(app, global);
   cli::add_trace_command(app, global);

@@ -77,8 +77,9 @@ void print_probe_table(const probe::ProbeReport& r, const machine::Machine& m) {
 }
 
 void add_probe_command(CLI::App& app, const GlobalOptions& global) {
-  auto* cmd = app.add_subcommand("probe", "Latency of load/store/CAS by line state, holder distance and home, "
-                                          "and ping-pong round trips, measured on the simulator");
+  auto* cmd = app.add_subcommand("probe",
+                                 "Latency of load/store/CAS by line state, holder distance and home, "
+                                 "and ping-pong round trips, measured on the simulator");
   struct Opts {
     std::string machine;
     bool all = false;

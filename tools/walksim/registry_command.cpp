@@ -16,10 +16,14 @@ namespace {
 
 const char* aggregate_name(experiment::Aggregate a) {
   switch (a) {
-    case experiment::Aggregate::kMean: return "mean";
-    case experiment::Aggregate::kSum: return "sum";
-    case experiment::Aggregate::kMax: return "max";
-    case experiment::Aggregate::kScaling: return "scaling";
+    case experiment::Aggregate::kMean:
+      return "mean";
+    case experiment::Aggregate::kSum:
+      return "sum";
+    case experiment::Aggregate::kMax:
+      return "max";
+    case experiment::Aggregate::kScaling:
+      return "scaling";
   }
   return "";
 }
@@ -37,10 +41,14 @@ std::string what(const experiment::MetricDef& m) {
 
 const char* role_name(sync::SyncRole r) {
   switch (r) {
-    case sync::SyncRole::kSpinlock: return "spinning";
-    case sync::SyncRole::kSleeping: return "sleeping";
-    case sync::SyncRole::kKernel: return "kernel";
-    case sync::SyncRole::kReference: return "reference";
+    case sync::SyncRole::kSpinlock:
+      return "spinning";
+    case sync::SyncRole::kSleeping:
+      return "sleeping";
+    case sync::SyncRole::kKernel:
+      return "kernel";
+    case sync::SyncRole::kReference:
+      return "reference";
   }
   return "";
 }
@@ -48,10 +56,17 @@ const char* role_name(sync::SyncRole r) {
 std::string lines_text(const sync::SyncLines& l) {
   std::string s = std::to_string(l.shared) + " shared";
   switch (l.per_cpu) {
-    case sync::PerCpuLines::kNone: break;
-    case sync::PerCpuLines::kOwn: s += " + own per CPU"; break;
-    case sync::PerCpuLines::kCpuQnodes: s += " + CPU queue nodes"; break;
-    case sync::PerCpuLines::kTaskStates: s += " + CPU task states"; break;
+    case sync::PerCpuLines::kNone:
+      break;
+    case sync::PerCpuLines::kOwn:
+      s += " + own per CPU";
+      break;
+    case sync::PerCpuLines::kCpuQnodes:
+      s += " + CPU queue nodes";
+      break;
+    case sync::PerCpuLines::kTaskStates:
+      s += " + CPU task states";
+      break;
   }
   return s;
 }
@@ -59,7 +74,8 @@ std::string lines_text(const sync::SyncLines& l) {
 }  // namespace
 
 void add_registry_commands(CLI::App& app) {
-  auto* metrics = app.add_subcommand("metrics", "List every metric of results.json, results.csv and published: with its unit");
+  auto* metrics =
+      app.add_subcommand("metrics", "List every metric of results.json, results.csv and published: with its unit");
   auto markdown = std::make_shared<bool>(false);  // outlives this function, as the command does
   metrics->add_flag("--markdown", *markdown, "As the rows of docs/experiments.md's table");
   metrics->callback([markdown] {
@@ -76,14 +92,16 @@ void add_registry_commands(CLI::App& app) {
   app.add_subcommand("workloads", "List the workload kinds with what one operation is")->callback([] {
     for (const auto& k : workload::workload_kinds()) fmt::print("{:<14} {}\n", k.name, k.summary);
   });
-  app.add_subcommand("locks", "List the synchronisation primitives (sync kinds): role, lines and summary")->callback([] {
-    for (const auto& k : sync::sync_kinds()) {
-      fmt::print("{:<16} {:<10} {:<28} {}\n", k.name, role_name(k.role), lines_text(k.lines), k.summary);
-    }
-    fmt::print("\nspinning: a kernel YAML's locking.spinlock or a lock-loop's lock; sleeping: a lock-loop's lock; "
-               "kernel: the kernel model's own rwlock and lockref; reference: checked by the tests, the kernel emits "
-               "these operations itself (models/sync/sync_registry.hpp says where they differ)\n");
-  });
+  app.add_subcommand("locks", "List the synchronisation primitives (sync kinds): role, lines and summary")
+      ->callback([] {
+        for (const auto& k : sync::sync_kinds()) {
+          fmt::print("{:<16} {:<10} {:<28} {}\n", k.name, role_name(k.role), lines_text(k.lines), k.summary);
+        }
+        fmt::print(
+            "\nspinning: a kernel YAML's locking.spinlock or a lock-loop's lock; sleeping: a lock-loop's lock; "
+            "kernel: the kernel model's own rwlock and lockref; reference: checked by the tests, the kernel emits "
+            "these operations itself (models/sync/sync_registry.hpp says where they differ)\n");
+      });
 }
 
 }  // namespace walksim::cli

@@ -36,17 +36,23 @@ nlohmann::json to_json(const kernel::TraceResult& t) {
     j["ops"].push_back(op);
   }
   const auto& s = t.totals;
-  j["totals"] = {{"atomic_rmw", s.atomic_rmw},     {"load", s.load},
-                 {"store", s.store},               {"lock_acquire", s.lock_acquire},
-                 {"prefetch", s.prefetch},         {"fence", s.fence},
-                 {"shared_atomic_rmw", s.shared_rmw}, {"shared_store", s.shared_store},
-                 {"restarts", s.restarts},         {"compute_ns", sim::to_ns(s.compute)},
+  j["totals"] = {{"atomic_rmw", s.atomic_rmw},
+                 {"load", s.load},
+                 {"store", s.store},
+                 {"lock_acquire", s.lock_acquire},
+                 {"prefetch", s.prefetch},
+                 {"fence", s.fence},
+                 {"shared_atomic_rmw", s.shared_rmw},
+                 {"shared_store", s.shared_store},
+                 {"restarts", s.restarts},
+                 {"compute_ns", sim::to_ns(s.compute)},
                  {"elapsed_ns", sim::to_ns(s.elapsed)}};
   return j;
 }
 
 void print_table(const kernel::TraceResult& t) {
-  fmt::print("{} on {} ({}), cwd {}{}\n", t.syscall, t.kernel, t.machine, t.cwd, t.failed ? "  [returns an error]" : "");
+  fmt::print("{} on {} ({}), cwd {}{}\n", t.syscall, t.kernel, t.machine, t.cwd,
+             t.failed ? "  [returns an error]" : "");
   fmt::print("{:>4}  {:<16} {:<12} {:<30} {:>4}  {:<16} {:<7}\n", "#", "kernel op", "executes", "object", "line",
              "field", "");
   int n = 0;
@@ -61,17 +67,19 @@ void print_table(const kernel::TraceResult& t) {
     }
   }
   const auto& s = t.totals;
-  fmt::print("totals: {} atomic RMW ({} on shared lines), {} loads, {} stores ({} shared), {} lock acquisitions, "
-             "{} prefetches, {} fences, {} restarts; private work {:.1f} ns; {:.1f} ns elapsed on an idle machine\n",
-             s.atomic_rmw, s.shared_rmw, s.load, s.store, s.shared_store, s.lock_acquire, s.prefetch, s.fence,
-             s.restarts, sim::to_ns(s.compute), sim::to_ns(s.elapsed));
+  fmt::print(
+      "totals: {} atomic RMW ({} on shared lines), {} loads, {} stores ({} shared), {} lock acquisitions, "
+      "{} prefetches, {} fences, {} restarts; private work {:.1f} ns; {:.1f} ns elapsed on an idle machine\n",
+      s.atomic_rmw, s.shared_rmw, s.load, s.store, s.shared_store, s.lock_acquire, s.prefetch, s.fence, s.restarts,
+      sim::to_ns(s.compute), sim::to_ns(s.elapsed));
 }
 
 }  // namespace
 
 void add_trace_command(CLI::App& app, const GlobalOptions& global) {
-  auto* cmd = app.add_subcommand("trace", "The ordered memory and lock operations of one system call, by object, "
-                                          "field and cacheline, with totals");
+  auto* cmd = app.add_subcommand("trace",
+                                 "The ordered memory and lock operations of one system call, by object, "
+                                 "field and cacheline, with totals");
   struct Opts {
     std::string machine = "barcelona-2s8c";
     std::string kernel;

@@ -31,7 +31,8 @@ void add_validate_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->add_flag("--strict", o->strict, "Exit with code 1 when a figure is outside its tolerance");
   cmd->add_flag("--write-doc", o->write_doc, "Rewrite the markdown report (docs/validation.md of the source tree)");
-  cmd->add_option("--dir", o->dir, "Directory of validation experiments (default: experiments/validation of the source tree)");
+  cmd->add_option("--dir", o->dir,
+                  "Directory of validation experiments (default: experiments/validation of the source tree)");
   cmd->add_option("--doc", o->doc, "With --write-doc: where to write the report instead of docs/validation.md");
   cmd->add_option("--jobs,-j", o->jobs, "Points simulated in parallel")->check(CLI::Range(1u, 1024u));
   cmd->callback([o, &global] {
@@ -64,8 +65,8 @@ void add_validate_command(CLI::App& app, const GlobalOptions& global) {
     }
     std::cout.flush();
     if (o->strict && report.failures() > 0) {
-      throw StrictFailure(fmt::format("{} of {} figures are outside their tolerance", report.failures(),
-                                      report.rows.size()));
+      throw StrictFailure(
+          fmt::format("{} of {} figures are outside their tolerance", report.failures(), report.rows.size()));
     }
   });
 }
