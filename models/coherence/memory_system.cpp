@@ -422,6 +422,8 @@ Picos MemorySystem::link_queueing(machine::NodeId from, machine::NodeId to, Pico
   for (const auto& step : route) {
     const auto& link = links[step.link];
     Picos& busy = link_busy_[2 * step.link + (step.forward ? 0 : 1)];
+    // Positive, so adding 0.5 and truncating rounds to nearest (and keeps results as they were).
+    // NOLINTNEXTLINE(bugprone-incorrect-roundings)
     const Picos occupancy = static_cast<Picos>(m_.spec().line_size / link.bandwidth_bytes_per_s * 1e12 + 0.5);
     const Picos pass = at + delay;
     if (busy > pass) delay += busy - pass;

@@ -112,7 +112,7 @@ class DirectoryTiming final : public ProtocolTiming {
 
   // A directory machine's shared cache (Zen's L3 with shadow tags of its cores' L2s) finds the
   // copies of its own cores; without a shared level the domain is the core itself.
-  bool tracks_core_copies() const override { return shared_level_tracks_cores(m_) || shadow_tags_(); }
+  bool tracks_core_copies() const override { return shared_level_tracks_cores(m_) || has_shadow_tags(); }
   // HT Assist's probe filter, the one directory that records owners only, is MOESI's: a line read
   // while Modified stays Owned by its writer, which answers later reads (Conway et al., IEEE Micro
   // 2010: probe-filter states EM, O, S, S1). The sharer-tracking directories write dirty data back.
@@ -120,7 +120,7 @@ class DirectoryTiming final : public ProtocolTiming {
   bool has_forward_state() const override { return false; }
 
  private:
-  bool shadow_tags_() const {
+  bool has_shadow_tags() const {
     const auto lvl = m_.shared_level();
     return lvl && m_.spec().caches[*lvl].inclusion == Inclusion::kVictim && m_.spec().victim_shadow_tags;
   }

@@ -32,9 +32,9 @@ MachineSpec two_socket(ProtocolKind protocol, Inclusion l3, std::uint32_t cores,
   m.sockets_per_node = 1;
   m.cores_per_socket = cores;
   m.threads_per_core = threads;
-  m.caches = {{"L1D", 1, 32 * 1024, 8, sim::from_ns(1), Inclusion::kInclusive},
-              {"L2", 1, 256 * 1024, 8, sim::from_ns(4), Inclusion::kNonInclusive},
-              {"L3", cores, 2 * 1024 * 1024, 16, sim::from_ns(10), l3}};
+  m.caches = {{"L1D", 1, 32ULL * 1024, 8, sim::from_ns(1), Inclusion::kInclusive},
+              {"L2", 1, 256ULL * 1024, 8, sim::from_ns(4), Inclusion::kNonInclusive},
+              {"L3", cores, 2ULL * 1024 * 1024, 16, sim::from_ns(10), l3}};
   m.topology.links = {{"n0", "n1", sim::from_ns(20), 4e9}};
   return m;
 }
@@ -45,8 +45,8 @@ MachineSpec chain(std::uint32_t nodes, ProtocolKind protocol) {
   m.sockets_per_node = 1;
   m.cores_per_socket = 1;
   m.threads_per_core = 1;
-  m.caches = {{"L1D", 1, 32 * 1024, 8, sim::from_ns(1), Inclusion::kInclusive},
-              {"L2", 1, 256 * 1024, 8, sim::from_ns(4), Inclusion::kNonInclusive}};
+  m.caches = {{"L1D", 1, 32ULL * 1024, 8, sim::from_ns(1), Inclusion::kInclusive},
+              {"L2", 1, 256ULL * 1024, 8, sim::from_ns(4), Inclusion::kNonInclusive}};
   for (std::uint32_t i = 0; i + 1 < nodes; ++i) {
     m.topology.links.push_back({"n" + std::to_string(i), "n" + std::to_string(i + 1), sim::from_ns(20), 4e9});
   }

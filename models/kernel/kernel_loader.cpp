@@ -59,6 +59,7 @@ void read_layouts(const Node& root, KernelSpec& k) {
   if (!layouts.is_map()) layouts.fail("expected a mapping of object type to its lines");
   const auto& known = known_object_fields();
   std::vector<std::string> types;
+  types.reserve(known.size());
   for (const auto& [t, f] : known) types.push_back(t);
   for (const std::string& type : layouts.keys()) {
     const Node entry = layouts.child(type);

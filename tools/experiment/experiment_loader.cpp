@@ -175,7 +175,7 @@ PublishedPoint read_point(const Node& n, const std::vector<std::string>& kernels
 Node entry_params(const Node& p, const std::optional<Node>& common, const workload::WorkloadKind& kind,
                   std::vector<std::unique_ptr<workload::Workload>>& made) {
   if (!p.is_map()) p.fail("expected a mapping of the workload's parameters for this entry");
-  const Node merged = common ? Node::layered({p, *common}) : p;
+  Node merged = common ? Node::layered({p, *common}) : p;
   made.push_back(kind.make(&merged));
   if (common) {
     merged.finish();
@@ -187,7 +187,7 @@ Node entry_params(const Node& p, const std::optional<Node>& common, const worklo
 }  // namespace
 
 std::string checked_name(const Node& n) {
-  const std::string name = n.as_string();
+  std::string name = n.as_string();
   bool ok = !name.empty() && name.size() <= 100 && name[0] != '.';
   for (char c : name) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-');
   if (!ok) {

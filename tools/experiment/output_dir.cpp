@@ -118,7 +118,7 @@ std::vector<std::string> files_walksim_wrote(const std::string& dir, bool& is_wa
   std::ifstream in(meta);
   const auto j = nlohmann::json::parse(in, nullptr, false);
   if (!j.is_object() || !j.contains("walksim_version")) return {};
-  const auto names = entries_of(dir);
+  auto names = entries_of(dir);
   for (const auto& n : names) {
     if (!kLegacyFiles.count(n)) return {};
   }

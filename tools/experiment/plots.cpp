@@ -46,8 +46,8 @@ bool complete(const fs::path& p, const std::string& term) {
   if (!f) return false;
   const std::string all((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   if (term == "svg") return all.find("</svg>", all.size() > 64 ? all.size() - 64 : 0) != std::string::npos;
-  static const std::string kIend("IEND\xae\x42\x60\x82", 8);
-  return all.size() >= kIend.size() && all.compare(all.size() - kIend.size(), kIend.size(), kIend) == 0;
+  static const std::string iend("IEND\xae\x42\x60\x82", 8);
+  return all.size() >= iend.size() && all.compare(all.size() - iend.size(), iend.size(), iend) == 0;
 }
 
 }  // namespace

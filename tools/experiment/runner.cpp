@@ -128,7 +128,7 @@ class Context {
   }
 
   // The error of a point, with the point named and the kind kept (an internal error stays one).
-  std::exception_ptr point_error(const Job& j, std::exception_ptr e) const {
+  std::exception_ptr point_error(const Job& j, const std::exception_ptr& e) const {
     const std::string where = "point " + point_name(j) + ": ";
     try {
       std::rethrow_exception(e);

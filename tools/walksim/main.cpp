@@ -29,7 +29,7 @@ bool explain_unknown_subcommand(const CLI::App& app, int argc, char** argv) {
       ++i;
       continue;
     }
-    if (a.rfind("-", 0) == 0) continue;
+    if (a.rfind('-', 0) == 0) continue;
     if (std::find(names.begin(), names.end(), a) != names.end()) return false;
     std::cerr << "walksim: error: unknown subcommand '" << a << "'" << walksim::config::did_you_mean(a, names)
               << "; subcommands: " << walksim::config::quoted_list(names) << " (walksim --help)\n";
@@ -40,7 +40,8 @@ bool explain_unknown_subcommand(const CLI::App& app, int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+// Building the command line (before the try) throws only std::bad_alloc, which ends the program anyway.
+int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   using namespace walksim;
   CLI::App app{"walksim: predicts how Linux path-walk designs scale on NUMA machines, by simulating cache coherence"};
   app.require_subcommand(1);
