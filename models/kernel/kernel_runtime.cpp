@@ -126,7 +126,7 @@ void KOpRunner::begin(const Expansion& exp) {
   exp_ = &exp;
   index_ = 0;
   current_ = 0;
-  phase_ = 0;
+  phase_ = Phase::kNotStarted;
   prim_ = nullptr;
   held_.clear();
   seq_seen_.clear();
@@ -289,41 +289,116 @@ bool single_op(KOpKind k) {
 }
 }  // namespace
 
+bool KOpRunner::lock_step(CpuId cpu, std::uint64_t last, Op& out, ProcessStats& stats) {
+  sync::SyncPrimitive* const was = prim_;
+  const SyncAction act = action_;
+  if (sync_step(cpu, last, out, stats)) return true;
+  if (act == SyncAction::kLockrefPut && call_.result == 0 && !aborting_) {
+    // lockref_put_or_lock left the lock held at a count of 1: decrement under it, unlock.
+    lockref_tail_ = was;
+    phase_ = Phase::kLockrefDecrement;
+    out = Op::load(exp_->ops[index_].line).on_word(exp_->ops[index_].word);
+    count(out, stats);
+    return true;
+  }
+  if (!aborting_) {
+    ++index_;
+    phase_ = Phase::kNotStarted;
+  }
+  return false;
+}
+
+KOpRunner::Step KOpRunner::continue_kop(const KOp& k, std::uint64_t last, Op& out, ProcessStats& stats) {
+  const bool first_result = phase_ == Phase::kFirstOpOut;
+  auto issue = [&](Op op, Phase next) {
+    out = op;
+    phase_ = next;
+    count(out, stats);
+    return Step::kIssued;
+  };
+  switch (k.kind) {
+    case KOpKind::kAtomicCas:
+      if (first_result || last != scratch_) {  // first attempt, or the cmpxchg lost a race: retry
+        scratch_ = last;                       // the value to replace: loaded first, then what the failed cmpxchg saw
+        return issue(Op::cas(k.line, scratch_, scratch_ + static_cast<std::uint64_t>(k.delta)).on_word(k.word),
+                     Phase::kLaterOpOut);
+      }
+      break;
+    case KOpKind::kSeqWriteBegin:
+    case KOpKind::kSeqWriteEnd:
+    case KOpKind::kPercpuAdd:
+      if (first_result) {
+        const std::uint64_t delta = k.kind == KOpKind::kPercpuAdd ? static_cast<std::uint64_t>(k.delta) : 1;
+        return issue(Op::store(k.line, last + delta).on_word(k.word), Phase::kLaterOpOut);
+      }
+      break;
+    case KOpKind::kLockedCountAdd:
+      if (first_result) {
+        return issue(
+            Op::store(k.line, last + static_cast<std::uint64_t>(k.delta), sync::Lockref::kCountMask).on_word(k.word),
+            Phase::kLaterOpOut);
+      }
+      break;
+    case KOpKind::kTestAndSet:
+      if (first_result && last == 0) {  // the xchg took the byte: put it back (atomic_bench's TEST_TAS)
+        return issue(Op::store(k.line, 0).on_word(k.word), Phase::kLaterOpOut);
+      }
+      break;
+    case KOpKind::kCasLoop:
+      if (first_result) {  // the read came back: try to install read + delta
+        scratch_ = last;
+        return issue(Op::cas(k.line, last, last + static_cast<std::uint64_t>(k.delta)).on_word(k.word),
+                     Phase::kLaterOpOut);
+      }
+      if (last != scratch_) {  // the cmpxchg lost: read again (atomic_bench's TEST_CTR re-reads each time)
+        return issue(Op::load(k.line).on_word(k.word), Phase::kFirstOpOut);
+      }
+      break;
+    case KOpKind::kSeqBegin:
+      seq_seen_.emplace_back(seq_key(k), last);
+      break;
+    case KOpKind::kSeqCheck: {
+      std::uint64_t seen = last;
+      for (std::size_t i = seq_seen_.size(); i-- > 0;) {
+        if (seq_seen_[i].first == seq_key(k)) {
+          seen = seq_seen_[i].second;
+          break;
+        }
+      }
+      if (seen != last) {
+        ++stats.seq_retries;
+        aborting_ = true;
+        return Step::kAborting;
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  return Step::kFinished;
+}
+
 KOpRunner::Status KOpRunner::next(KernelRuntime& rt, CpuId cpu, std::uint64_t last, Op& out, ProcessStats& stats) {
   while (true) {
     if (prim_) {
-      sync::SyncPrimitive* const was = prim_;
-      const SyncAction act = action_;
-      if (sync_step(cpu, last, out, stats)) return Status::kOp;
-      if (act == SyncAction::kLockrefPut && call_.result == 0 && !aborting_) {
-        // lockref_put_or_lock left the lock held at a count of 1: decrement under it, unlock.
-        lockref_tail_ = was;
-        phase_ = 10;
-        out = Op::load(exp_->ops[index_].line).on_word(exp_->ops[index_].word);
-        count(out, stats);
-        return Status::kOp;
-      }
-      if (!aborting_) {
-        ++index_;
-        phase_ = 0;
-      }
+      if (lock_step(cpu, last, out, stats)) return Status::kOp;
       continue;
     }
-    if (phase_ == 10) {
+    if (phase_ == Phase::kLockrefDecrement) {
       const KOp& k = exp_->ops[index_];
-      phase_ = 11;
+      phase_ = Phase::kLockrefUnlock;
       out = Op::store(k.line, last - 1, sync::Lockref::kCountMask).on_word(k.word);
       count(out, stats);
       return Status::kOp;
     }
-    if (phase_ == 11) {
+    if (phase_ == Phase::kLockrefUnlock) {
       prim_ = lockref_tail_;
       action_ = SyncAction::kRelease;
       call_ = sync::SyncCall{};
       held_.push_back({prim_, SyncAction::kRelease});
       if (sync_step(cpu, last, out, stats)) return Status::kOp;
       ++index_;
-      phase_ = 0;
+      phase_ = Phase::kNotStarted;
       continue;
     }
     if (aborting_) {
@@ -344,7 +419,7 @@ KOpRunner::Status KOpRunner::next(KernelRuntime& rt, CpuId cpu, std::uint64_t la
       return Status::kDone;
     }
     const KOp& k = exp_->ops[index_];
-    if (phase_ == 0) {
+    if (phase_ == Phase::kNotStarted) {
       current_ = index_;
       if (single_op(k.kind)) {
         // One Op whose result nothing reads: the KOp is complete once the Op is handed out, so
@@ -353,90 +428,19 @@ KOpRunner::Status KOpRunner::next(KernelRuntime& rt, CpuId cpu, std::uint64_t la
         ++index_;
         return Status::kOp;
       }
-      phase_ = 1;
+      phase_ = Phase::kFirstOpOut;
       if (start_kop(rt, cpu, k, out, stats)) return Status::kOp;
-      if (prim_) continue;  // a lock action that completed at once: the prim branch moves on
+      if (prim_) continue;  // a lock action that completed at once: the lock branch moves on
       ++index_;
-      phase_ = 0;
+      phase_ = Phase::kNotStarted;
       continue;
     }
     // Second and later steps of the multi-op KOps; `last` is the previous op's result.
-    switch (k.kind) {
-      case KOpKind::kAtomicCas:
-        if (phase_ == 1 || last != scratch_) {  // first attempt, or the cmpxchg lost a race: retry
-          scratch_ = last;                      // the value to replace: loaded first, then what the failed cmpxchg saw
-          phase_ = 2;
-          out = Op::cas(k.line, scratch_, scratch_ + static_cast<std::uint64_t>(k.delta)).on_word(k.word);
-          count(out, stats);
-          return Status::kOp;
-        }
-        break;
-      case KOpKind::kSeqWriteBegin:
-      case KOpKind::kSeqWriteEnd:
-      case KOpKind::kPercpuAdd:
-        if (phase_ == 1) {
-          phase_ = 2;
-          const std::uint64_t delta = k.kind == KOpKind::kPercpuAdd ? static_cast<std::uint64_t>(k.delta) : 1;
-          out = Op::store(k.line, last + delta).on_word(k.word);
-          count(out, stats);
-          return Status::kOp;
-        }
-        break;
-      case KOpKind::kLockedCountAdd:
-        if (phase_ == 1) {
-          phase_ = 2;
-          out =
-              Op::store(k.line, last + static_cast<std::uint64_t>(k.delta), sync::Lockref::kCountMask).on_word(k.word);
-          count(out, stats);
-          return Status::kOp;
-        }
-        break;
-      case KOpKind::kTestAndSet:
-        if (phase_ == 1 && last == 0) {  // the xchg took the byte: put it back (atomic_bench's TEST_TAS)
-          phase_ = 2;
-          out = Op::store(k.line, 0).on_word(k.word);
-          count(out, stats);
-          return Status::kOp;
-        }
-        break;
-      case KOpKind::kCasLoop:
-        if (phase_ == 1) {  // the read came back: try to install read + delta
-          scratch_ = last;
-          phase_ = 2;
-          out = Op::cas(k.line, last, last + static_cast<std::uint64_t>(k.delta)).on_word(k.word);
-          count(out, stats);
-          return Status::kOp;
-        }
-        if (last != scratch_) {  // the cmpxchg lost: read again (atomic_bench's TEST_CTR re-reads each time)
-          phase_ = 1;
-          out = Op::load(k.line).on_word(k.word);
-          count(out, stats);
-          return Status::kOp;
-        }
-        break;
-      case KOpKind::kSeqBegin:
-        seq_seen_.emplace_back(seq_key(k), last);
-        break;
-      case KOpKind::kSeqCheck: {
-        std::uint64_t seen = last;
-        for (std::size_t i = seq_seen_.size(); i-- > 0;) {
-          if (seq_seen_[i].first == seq_key(k)) {
-            seen = seq_seen_[i].second;
-            break;
-          }
-        }
-        if (seen != last) {
-          ++stats.seq_retries;
-          aborting_ = true;
-          continue;
-        }
-        break;
-      }
-      default:
-        break;
-    }
+    const Step step = continue_kop(k, last, out, stats);
+    if (step == Step::kIssued) return Status::kOp;
+    if (step == Step::kAborting) continue;
     ++index_;
-    phase_ = 0;
+    phase_ = Phase::kNotStarted;
   }
 }
 

@@ -78,13 +78,28 @@ class KOpRunner {
     sync::SyncPrimitive* prim;
     sync::SyncAction release;
   };
+  // Where the current KOp is.
+  enum class Phase : std::uint8_t {
+    kNotStarted,        // its first Op is yet to be made
+    kFirstOpOut,        // its first Op was handed out; `last` is that Op's result
+    kLaterOpOut,        // a later Op was handed out (a cmpxchg retry, the store after a load)
+    kLockrefDecrement,  // lockref_put_or_lock kept the lock at a count of 1: the count's load is out
+    kLockrefUnlock,     // ... its decrement is out; the unlock comes next
+  };
+  // What a multi-op KOp does with its previous Op's result.
+  enum class Step : std::uint8_t { kIssued, kFinished, kAborting };
+
   bool start_kop(KernelRuntime& rt, CpuId cpu, const KOp& k, exec::Op& out, ProcessStats& stats);
   bool sync_step(CpuId cpu, std::uint64_t last, exec::Op& out, ProcessStats& stats);
+  Step continue_kop(const KOp& k, std::uint64_t last, exec::Op& out, ProcessStats& stats);
+  // A lock primitive's next Op (true), or its action ended: then the KOp moves on, or a lockref
+  // put goes on under its lock.
+  bool lock_step(CpuId cpu, std::uint64_t last, exec::Op& out, ProcessStats& stats);
 
   const Expansion* exp_ = nullptr;
   std::size_t index_ = 0;
   std::size_t current_ = 0;  // the KOp of the last Op handed out
-  std::uint32_t phase_ = 0;  // progress within the current KOp
+  Phase phase_ = Phase::kNotStarted;
   sync::SyncPrimitive* prim_ = nullptr;
   sync::SyncPrimitive* lockref_tail_ = nullptr;  // a lockref put that must finish under its lock
   sync::SyncAction action_{};

@@ -139,14 +139,13 @@ void make_path(Vfs& vfs, DentryId cwd, const std::string& path, Leaf leaf) {
 
 }  // namespace
 
-TraceResult trace_syscall(const machine::Machine& m, const KernelSpec& k, const TraceRequest& req) {
-  const Syscall s = parse_syscall(req.syscall);
-  coherence::MemorySystem mem(m, false);
-  Vfs vfs(mem, k);
-  const DentryId cwd = vfs.mkpath(req.cwd, true, 0u);
+namespace {
+
+// The tree the call needs beforehand (its path as a file, a directory or only its parents), the
+// request's other files and symlinks, and ACLs on every directory if asked.
+void set_up_tree(Vfs& vfs, DentryId cwd, const Syscall& s, const TraceRequest& req) {
   // What the call needs to exist beforehand.
-  const TraceSetup setup_kind = sys_traits(s.sys).setup;
-  switch (setup_kind) {
+  switch (sys_traits(s.sys).setup) {
     case TraceSetup::kNothing:
       make_path(vfs, cwd, s.path, Leaf::kNone);
       break;
@@ -179,11 +178,69 @@ TraceResult trace_syscall(const machine::Machine& m, const KernelSpec& k, const 
       if (vfs.dentry(d).dir) vfs.dentry(d).has_acl = true;
     }
   }
+}
+
+// One executed operation, named by object, line and field, and counted in `totals`.
+TraceOp trace_op(const Vfs& vfs, const Expansion& exp, std::size_t i, const exec::Op& op, TraceTotals& totals) {
+  TraceOp t;
+  const KOp& kop = exp.ops[i < exp.ops.size() ? i : exp.ops.size() - 1];
+  t.kop = kop_name(kop.kind);
+  t.op = op_name(op.kind);
+  if (op.kind == exec::OpKind::kCompute) {
+    t.object = "(private work)";
+    t.field = std::string(kop.field);
+    t.compute = op.ps;
+    totals.compute += op.ps;
+  } else {
+    const LineLabel& l = vfs.label(op.line);
+    t.object = l.object.empty() ? "line " + std::to_string(op.line) : l.object;
+    t.line = l.index;
+    t.line_fields = l.fields;
+    t.shared = l.shared;
+    t.field = kop.line == op.line ? std::string(kop.field) : "";
+  }
+  switch (op.kind) {
+    case exec::OpKind::kRmwAdd:
+    case exec::OpKind::kRmwXchg:
+    case exec::OpKind::kCas:
+      ++totals.atomic_rmw;
+      if (t.shared) ++totals.shared_rmw;
+      break;
+    case exec::OpKind::kLoad:
+    case exec::OpKind::kSpinUntil:
+    case exec::OpKind::kSleepUntil:
+      ++totals.load;
+      break;
+    case exec::OpKind::kStore:
+      ++totals.store;
+      if (t.shared) ++totals.shared_store;
+      break;
+    case exec::OpKind::kPrefetch:
+    case exec::OpKind::kPrefetchW:
+      ++totals.prefetch;
+      break;
+    case exec::OpKind::kFence:
+      ++totals.fence;
+      break;
+    default:
+      break;
+  }
+  return t;
+}
+
+}  // namespace
+
+TraceResult trace_syscall(const machine::Machine& m, const KernelSpec& k, const TraceRequest& req) {
+  const Syscall s = parse_syscall(req.syscall);
+  coherence::MemorySystem mem(m, false);
+  Vfs vfs(mem, k);
+  const DentryId cwd = vfs.mkpath(req.cwd, true, 0u);
+  set_up_tree(vfs, cwd, s, req);
   Process& p = vfs.new_process(0, cwd);
   KernelRuntime rt(vfs, req.options, sim::from_ns(5000));
 
   std::vector<Syscall> setup;  // a descriptor call's file is opened first
-  if (setup_kind == TraceSetup::kOpenFile) setup.push_back(parse_syscall("open " + s.path + " O_RDWR"));
+  if (sys_traits(s.sys).setup == TraceSetup::kOpenFile) setup.push_back(parse_syscall("open " + s.path + " O_RDWR"));
 
   sim::Simulation sim(1);
   exec::Executor ex(sim, mem);
@@ -204,50 +261,7 @@ TraceResult trace_syscall(const machine::Machine& m, const KernelSpec& k, const 
   ListSource src({s});
   ProcessProgram prog(rt, p, src);
   prog.set_observer([&](const Expansion& exp, std::size_t i, const exec::Op& op) {
-    TraceOp t;
-    const KOp& kop = exp.ops[i < exp.ops.size() ? i : exp.ops.size() - 1];
-    t.kop = kop_name(kop.kind);
-    t.op = op_name(op.kind);
-    if (op.kind == exec::OpKind::kCompute) {
-      t.object = "(private work)";
-      t.field = std::string(kop.field);
-      t.compute = op.ps;
-      res.totals.compute += op.ps;
-    } else {
-      const LineLabel& l = vfs.label(op.line);
-      t.object = l.object.empty() ? "line " + std::to_string(op.line) : l.object;
-      t.line = l.index;
-      t.line_fields = l.fields;
-      t.shared = l.shared;
-      t.field = kop.line == op.line ? std::string(kop.field) : "";
-    }
-    switch (op.kind) {
-      case exec::OpKind::kRmwAdd:
-      case exec::OpKind::kRmwXchg:
-      case exec::OpKind::kCas:
-        ++res.totals.atomic_rmw;
-        if (t.shared) ++res.totals.shared_rmw;
-        break;
-      case exec::OpKind::kLoad:
-      case exec::OpKind::kSpinUntil:
-      case exec::OpKind::kSleepUntil:
-        ++res.totals.load;
-        break;
-      case exec::OpKind::kStore:
-        ++res.totals.store;
-        if (t.shared) ++res.totals.shared_store;
-        break;
-      case exec::OpKind::kPrefetch:
-      case exec::OpKind::kPrefetchW:
-        ++res.totals.prefetch;
-        break;
-      case exec::OpKind::kFence:
-        ++res.totals.fence;
-        break;
-      default:
-        break;
-    }
-    res.ops.push_back(std::move(t));
+    res.ops.push_back(trace_op(vfs, exp, i, op, res.totals));
   });
   ex.start(p.cpu, prog, start);
   ex.run();

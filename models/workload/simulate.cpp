@@ -32,6 +32,136 @@ std::vector<CpuId> place(const machine::Machine& m, std::uint32_t threads, Place
   return order;
 }
 
+namespace {
+
+// What the processes counted, summed.
+struct ProcessSums {
+  double window_sum = 0, call_sum = 0;  // each process's measured time per op (and less its user time)
+  Picos first = sim::kNever, last = 0;  // the earliest and latest measured operation
+  std::uint64_t bytes = 0, rmw = 0, loads = 0, stores = 0, locks = 0;
+};
+
+ProcessSums add_processes(Workload& workload, const std::vector<std::unique_ptr<kernel::ProcessProgram>>& programs,
+                          const exec::Executor& ex, RunResult& r) {
+  ProcessSums s;
+  for (std::size_t i = 0; i < workload.process_count(); ++i) {
+    const Measured& ms = workload.source(i).measured();
+    const auto& ps = programs[i]->stats();
+    const auto& ts = ex.stats(workload.process(i).cpu);
+    r.ops += ms.ops;
+    r.calls += ms.calls;
+    r.failed += ms.failed;
+    if (ms.ops) {
+      s.first = std::min(s.first, ms.first);
+      s.last = std::max(s.last, ms.last);
+    }
+    s.bytes += ms.bytes;
+    if (ms.ops) {
+      const double per_op = static_cast<double>(ms.last - ms.first) / static_cast<double>(ms.ops);
+      s.window_sum += per_op;
+      s.call_sum += per_op - static_cast<double>(ps.user_time) / static_cast<double>(ms.total_ops);
+    }
+    r.wall = std::max(r.wall, ts.finished);
+    r.processes.push_back({workload.process(i).cpu, ts.finished - ts.started, ts.cpu_time(), ps.user_time, ts.spin,
+                           ts.sleep, ms.total_ops});
+    // Summed over processes: each thread's clock is checked, but 64 sums near its end are not.
+    for (auto [sum, x] : {std::pair{&r.cpu, ts.cpu_time()},
+                          {&r.user, ps.user_time},
+                          {&r.spin, ts.spin},
+                          {&r.sleep, ts.sleep},
+                          {&r.memory_stall, ts.memory_stall},
+                          {&r.compute, ts.compute}}) {
+      if (__builtin_add_overflow(*sum, x, sum)) {
+        throw std::runtime_error(
+            "the processes' time added over the run passes the end of the simulated clock "
+            "(9.2e18 ps); a time input (a latency, cost, user time, scale factor or run length) "
+            "is too large");
+      }
+    }
+    r.mem_ops += ts.loads + ts.stores + ts.atomics;
+    s.rmw += ps.atomic_rmw;
+    s.loads += ps.loads;
+    s.stores += ps.stores;
+    s.locks += ps.lock_acquires;
+    r.walk += ps.walk;
+  }
+  r.sys = r.cpu - r.user;
+  return s;
+}
+
+void check_measured_enough(const RunSpec& spec, Workload& workload) {
+  for (std::size_t i = 0; i < workload.process_count(); ++i) {
+    const Measured& ms = workload.source(i).measured();
+    if (ms.ops < spec.min_measured_ops) {
+      throw TooFewOps("the process on CPU " + std::to_string(workload.process(i).cpu) + " measured " +
+                      std::to_string(ms.ops) + " operation(s) after its warm-up; at least " +
+                      std::to_string(spec.min_measured_ops) + " are needed for a rate");
+    }
+  }
+}
+
+// Aggregate throughput over the window in which every process was measuring (from the last
+// warm-up end to the first process's last operation): operations completed in it over its
+// length. Summing each process's own rate would count processes that ran alone at the end (an
+// unfair lock finishes some early) as if they had run together; the union of the windows would
+// count start-up skew as idle time. Without a common window, the union is used.
+void set_rates(const CommonWindow& window, const ProcessSums& s, RunResult& r) {
+  if (const auto w = window.result(); w.common) {
+    const double span = static_cast<double>(w.hi - w.lo) * 1e-12;
+    r.ops_per_s = static_cast<double>(w.in) / span;
+    r.bytes_per_s = static_cast<double>(s.bytes) * (static_cast<double>(w.in) / static_cast<double>(r.ops)) / span;
+  } else if (s.last > s.first && r.ops) {
+    const double span = static_cast<double>(s.last - s.first) * 1e-12;
+    r.ops_per_s = static_cast<double>(r.ops) / span;
+    r.bytes_per_s = static_cast<double>(s.bytes) / span;
+  }
+}
+
+// Times per operation (means over processes) and counts per operation over the whole run
+// (warm-up included: the mix is the same).
+void set_per_op(Workload& workload, const ProcessSums& s, RunResult& r) {
+  const std::size_t n = workload.process_count();
+  r.ns_per_op = n ? s.window_sum / static_cast<double>(n) / 1000.0 : 0;
+  r.call_ns_per_op = n ? s.call_sum / static_cast<double>(n) / 1000.0 : 0;
+  r.cpu_utilisation = r.wall ? static_cast<double>(r.cpu) / (static_cast<double>(r.wall) * static_cast<double>(n)) : 0;
+  std::uint64_t total_ops = 0;
+  for (std::size_t i = 0; i < n; ++i) total_ops += workload.source(i).measured().total_ops;
+  if (total_ops) {
+    const double t = static_cast<double>(total_ops);
+    r.atomic_rmw_per_op = static_cast<double>(s.rmw) / t;
+    r.loads_per_op = static_cast<double>(s.loads) / t;
+    r.stores_per_op = static_cast<double>(s.stores) / t;
+    r.lock_acquires_per_op = static_cast<double>(s.locks) / t;
+  }
+}
+
+// The hottest lines: the most time requesters waited on them first (ties by line id, so the
+// order is deterministic); ownership transfers are reported beside it.
+std::vector<HotLine> hottest_lines(const coherence::MemorySystem& mem, const kernel::Vfs& vfs,
+                                   std::size_t keep_at_most) {
+  std::vector<LineId> ids;
+  for (LineId l = 0; l < mem.line_count(); ++l) {
+    if (mem.line(l).transactions) ids.push_back(l);
+  }
+  const std::size_t keep = std::min(keep_at_most, ids.size());
+  std::partial_sort(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(keep), ids.end(), [&](LineId a, LineId b) {
+    const auto& x = mem.line(a);
+    const auto& y = mem.line(b);
+    if (x.stall != y.stall) return x.stall > y.stall;
+    return a < b;
+  });
+  std::vector<HotLine> hot;
+  for (std::size_t i = 0; i < keep; ++i) {
+    const auto& st = mem.line(ids[i]);
+    const auto& label = vfs.label(ids[i]);
+    hot.push_back({label.object.empty() ? "line " + std::to_string(ids[i]) : label.object, label.index, label.fields,
+                   label.shared, st.transfers, st.transactions, st.stall, st.queued});
+  }
+  return hot;
+}
+
+}  // namespace
+
 RunResult simulate(const RunSpec& spec, Workload& workload) {
   const auto host_start = std::chrono::steady_clock::now();
   const machine::Machine& m = *spec.machine;
@@ -61,113 +191,17 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
 
   r.op_unit = workload.op_unit();
   r.reports_bytes = workload.reports_bytes();
-  double window_sum = 0, call_sum = 0;
-  Picos first = sim::kNever, last = 0;
-  std::uint64_t bytes = 0;
-  std::uint64_t rmw = 0, loads = 0, stores = 0, locks = 0;
-  for (std::size_t i = 0; i < workload.process_count(); ++i) {
-    const Measured& ms = workload.source(i).measured();
-    const auto& ps = programs[i]->stats();
-    const auto& ts = ex.stats(workload.process(i).cpu);
-    r.ops += ms.ops;
-    r.calls += ms.calls;
-    r.failed += ms.failed;
-    if (ms.ops) {
-      first = std::min(first, ms.first);
-      last = std::max(last, ms.last);
-    }
-    bytes += ms.bytes;
-    if (ms.ops) {
-      const double per_op = static_cast<double>(ms.last - ms.first) / static_cast<double>(ms.ops);
-      window_sum += per_op;
-      call_sum += per_op - static_cast<double>(ps.user_time) / static_cast<double>(ms.total_ops);
-    }
-    r.wall = std::max(r.wall, ts.finished);
-    r.processes.push_back({workload.process(i).cpu, ts.finished - ts.started, ts.cpu_time(), ps.user_time, ts.spin,
-                           ts.sleep, ms.total_ops});
-    // Summed over processes: each thread's clock is checked, but 64 sums near its end are not.
-    for (auto [sum, x] : {std::pair{&r.cpu, ts.cpu_time()},
-                          {&r.user, ps.user_time},
-                          {&r.spin, ts.spin},
-                          {&r.sleep, ts.sleep},
-                          {&r.memory_stall, ts.memory_stall},
-                          {&r.compute, ts.compute}}) {
-      if (__builtin_add_overflow(*sum, x, sum)) {
-        throw std::runtime_error(
-            "the processes' time added over the run passes the end of the simulated clock "
-            "(9.2e18 ps); a time input (a latency, cost, user time, scale factor or run length) "
-            "is too large");
-      }
-    }
-    r.mem_ops += ts.loads + ts.stores + ts.atomics;
-    rmw += ps.atomic_rmw;
-    loads += ps.loads;
-    stores += ps.stores;
-    locks += ps.lock_acquires;
-    r.walk += ps.walk;
-  }
-  r.sys = r.cpu - r.user;
-  for (std::size_t i = 0; i < workload.process_count(); ++i) {
-    const Measured& ms = workload.source(i).measured();
-    if (ms.ops < spec.min_measured_ops) {
-      throw TooFewOps("the process on CPU " + std::to_string(workload.process(i).cpu) + " measured " +
-                      std::to_string(ms.ops) + " operation(s) after its warm-up; at least " +
-                      std::to_string(spec.min_measured_ops) + " are needed for a rate");
-    }
-  }
-  // Aggregate throughput over the window in which every process was measuring (from the last
-  // warm-up end to the first process's last operation): operations completed in it over its
-  // length. Summing each process's own rate would count processes that ran alone at the end (an
-  // unfair lock finishes some early) as if they had run together; the union of the windows would
-  // count start-up skew as idle time. Without a common window, the union is used.
-  if (const auto w = window.result(); w.common) {
-    const double span = static_cast<double>(w.hi - w.lo) * 1e-12;
-    r.ops_per_s = static_cast<double>(w.in) / span;
-    r.bytes_per_s = static_cast<double>(bytes) * (static_cast<double>(w.in) / static_cast<double>(r.ops)) / span;
-  } else if (last > first && r.ops) {
-    const double span = static_cast<double>(last - first) * 1e-12;
-    r.ops_per_s = static_cast<double>(r.ops) / span;
-    r.bytes_per_s = static_cast<double>(bytes) / span;
-  }
+  const ProcessSums sums = add_processes(workload, programs, ex, r);
+  check_measured_enough(spec, workload);
+  set_rates(window, sums, r);
   r.events = sim.events_run();
   r.lines = mem.line_count();
   // Simulator memory kept per line: coherence state, the executor's word and waiter list, the
   // VFS's owner id. (Cache arrays are per machine, objects and names per object.)
   r.bytes_per_line = mem.bytes_per_line() + exec::Executor::bytes_per_line() + kernel::Vfs::bytes_per_line();
   r.simulated = r.wall;
-  const std::size_t n = workload.process_count();
-  r.ns_per_op = n ? window_sum / static_cast<double>(n) / 1000.0 : 0;
-  r.call_ns_per_op = n ? call_sum / static_cast<double>(n) / 1000.0 : 0;
-  r.cpu_utilisation = r.wall ? static_cast<double>(r.cpu) / (static_cast<double>(r.wall) * static_cast<double>(n)) : 0;
-  // Counts per operation over the whole run (warm-up included: the mix is the same).
-  std::uint64_t total_ops = 0;
-  for (std::size_t i = 0; i < n; ++i) total_ops += workload.source(i).measured().total_ops;
-  if (total_ops) {
-    const double t = static_cast<double>(total_ops);
-    r.atomic_rmw_per_op = static_cast<double>(rmw) / t;
-    r.loads_per_op = static_cast<double>(loads) / t;
-    r.stores_per_op = static_cast<double>(stores) / t;
-    r.lock_acquires_per_op = static_cast<double>(locks) / t;
-  }
-  // The hottest lines: the most time requesters waited on them first (ties by line id, so the
-  // order is deterministic); ownership transfers are reported beside it.
-  std::vector<LineId> ids;
-  for (LineId l = 0; l < mem.line_count(); ++l) {
-    if (mem.line(l).transactions) ids.push_back(l);
-  }
-  const std::size_t keep = std::min(spec.hot_lines, ids.size());
-  std::partial_sort(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(keep), ids.end(), [&](LineId a, LineId b) {
-    const auto& x = mem.line(a);
-    const auto& y = mem.line(b);
-    if (x.stall != y.stall) return x.stall > y.stall;
-    return a < b;
-  });
-  for (std::size_t i = 0; i < keep; ++i) {
-    const auto& st = mem.line(ids[i]);
-    const auto& label = vfs.label(ids[i]);
-    r.hot.push_back({label.object.empty() ? "line " + std::to_string(ids[i]) : label.object, label.index, label.fields,
-                     label.shared, st.transfers, st.transactions, st.stall, st.queued});
-  }
+  set_per_op(workload, sums, r);
+  r.hot = hottest_lines(mem, vfs, spec.hot_lines);
   return r;
 }
 

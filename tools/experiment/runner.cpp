@@ -298,6 +298,71 @@ double predicted(const ExperimentResult& r, const PublishedPoint& p) {
   return std::numeric_limits<double>::quiet_NaN();
 }
 
+namespace {
+
+// The declared calibration: fits its parameter by least squares and sets it in `res`.
+void calibrate(const ExperimentSpec& spec, Context& ctx, unsigned jobs, std::uint32_t repeats, const Progress& progress,
+               std::atomic<bool>& stop, ExperimentResult& res) {
+  // The metric is affine in the scale s of the private CPU costs when it is a time (ns/op,
+  // seconds); a rate is the inverse of one. Two runs per calibration point, at s = 1 and s = 2,
+  // give each point's intercept and slope; the least-squares s over the points solves A s = y.
+  // The fitted parameter x is the scale of the kernel's private costs (runs at 1 and 2), or the
+  // workload's user time per operation in microseconds (runs at 0 and 1 us). With repeats, each
+  // run's metric is the mean over the repeats, as the row that is compared with the figure is.
+  const bool user = spec.calibrate->parameter == "user_time";
+  const double x0 = user ? 0.0 : 1.0, x1 = user ? 1.0 : 2.0;
+  std::vector<Job> jobs_list;
+  for (std::size_t i : spec.calibrate->points) {
+    const auto& p = spec.published[i];
+    for (double x : {x0, x1}) {
+      for (std::uint32_t rep = 0; rep < repeats; ++rep) {
+        Job j{kernel_index(spec, p.kernel), p.threads, rep, user ? spec.cost_scale : x, std::nullopt};
+        if (user) j.user_time = sim::from_ns(x * 1000.0);
+        jobs_list.push_back(j);
+      }
+    }
+  }
+  const auto runs = ctx.run(jobs_list, jobs, progress, stop);
+  const auto n = static_cast<Eigen::Index>(spec.calibrate->points.size());
+  Eigen::MatrixXd a(n, 1);
+  Eigen::VectorXd y(n);
+  CalibrationResult cal;
+  cal.parameter = spec.calibrate->parameter;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const auto& p = spec.published[spec.calibrate->points[static_cast<std::size_t>(i)]];
+    const bool rate = find_metric(p.metric)->rate;
+    auto as_time = [&](double v) { return rate ? 1.0 / v : v; };
+    auto mean_at = [&](std::size_t which) {  // which: 0 for x0, 1 for x1
+      double sum = 0;
+      for (std::uint32_t rep = 0; rep < repeats; ++rep) {
+        sum += metric_of(spec, runs[(static_cast<std::size_t>(i) * 2 + which) * repeats + rep], p.metric);
+      }
+      return sum / repeats;
+    };
+    const double m1 = as_time(mean_at(0));
+    const double m2 = as_time(mean_at(1));
+    const double slope = (m2 - m1) / (x1 - x0), intercept = m1 - slope * x0;
+    a(i, 0) = slope;
+    y(i) = as_time(p.value) - intercept;
+    cal.fitted_to.push_back(fmt::format("{} x{} {} = {:g} {}", p.kernel, p.threads, p.metric, p.value, p.unit));
+  }
+  const Eigen::VectorXd s = a.colPivHouseholderQr().solve(y);
+  cal.value = s(0);
+  if (!(cal.value >= 0) || !std::isfinite(cal.value) || (!user && cal.value == 0)) {
+    throw std::runtime_error("calibration of " + cal.parameter + " failed: the fit gave " + std::to_string(cal.value) +
+                             " (the published point cannot be reached by this parameter: the rest of the model "
+                             "alone exceeds it)");
+  }
+  if (user) {
+    res.user_time = sim::from_ns(cal.value * 1000.0);
+  } else {
+    res.cost_scale = cal.value;
+  }
+  res.calibration = cal;
+}
+
+}  // namespace
+
 ExperimentResult run_experiment(const ExperimentSpec& spec, const std::string& config_root, unsigned jobs,
                                 const Progress& progress, std::atomic<bool>* cancel) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -312,65 +377,7 @@ ExperimentResult run_experiment(const ExperimentSpec& spec, const std::string& c
   // per point is exact, and further repeats would only repeat it.
   const std::uint32_t repeats = res.seeded ? spec.repeats : 1;
 
-  if (spec.calibrate) {
-    // The metric is affine in the scale s of the private CPU costs when it is a time (ns/op,
-    // seconds); a rate is the inverse of one. Two runs per calibration point, at s = 1 and s = 2,
-    // give each point's intercept and slope; the least-squares s over the points solves A s = y.
-    // The fitted parameter x is the scale of the kernel's private costs (runs at 1 and 2), or the
-    // workload's user time per operation in microseconds (runs at 0 and 1 us). With repeats, each
-    // run's metric is the mean over the repeats, as the row that is compared with the figure is.
-    const bool user = spec.calibrate->parameter == "user_time";
-    const double x0 = user ? 0.0 : 1.0, x1 = user ? 1.0 : 2.0;
-    std::vector<Job> jobs_list;
-    for (std::size_t i : spec.calibrate->points) {
-      const auto& p = spec.published[i];
-      for (double x : {x0, x1}) {
-        for (std::uint32_t rep = 0; rep < repeats; ++rep) {
-          Job j{kernel_index(spec, p.kernel), p.threads, rep, user ? spec.cost_scale : x, std::nullopt};
-          if (user) j.user_time = sim::from_ns(x * 1000.0);
-          jobs_list.push_back(j);
-        }
-      }
-    }
-    const auto runs = ctx.run(jobs_list, jobs, progress, stop);
-    const auto n = static_cast<Eigen::Index>(spec.calibrate->points.size());
-    Eigen::MatrixXd a(n, 1);
-    Eigen::VectorXd y(n);
-    CalibrationResult cal;
-    cal.parameter = spec.calibrate->parameter;
-    for (Eigen::Index i = 0; i < n; ++i) {
-      const auto& p = spec.published[spec.calibrate->points[static_cast<std::size_t>(i)]];
-      const bool rate = find_metric(p.metric)->rate;
-      auto as_time = [&](double v) { return rate ? 1.0 / v : v; };
-      auto mean_at = [&](std::size_t which) {  // which: 0 for x0, 1 for x1
-        double sum = 0;
-        for (std::uint32_t rep = 0; rep < repeats; ++rep) {
-          sum += metric_of(spec, runs[(static_cast<std::size_t>(i) * 2 + which) * repeats + rep], p.metric);
-        }
-        return sum / repeats;
-      };
-      const double m1 = as_time(mean_at(0));
-      const double m2 = as_time(mean_at(1));
-      const double slope = (m2 - m1) / (x1 - x0), intercept = m1 - slope * x0;
-      a(i, 0) = slope;
-      y(i) = as_time(p.value) - intercept;
-      cal.fitted_to.push_back(fmt::format("{} x{} {} = {:g} {}", p.kernel, p.threads, p.metric, p.value, p.unit));
-    }
-    const Eigen::VectorXd s = a.colPivHouseholderQr().solve(y);
-    cal.value = s(0);
-    if (!(cal.value >= 0) || !std::isfinite(cal.value) || (!user && cal.value == 0)) {
-      throw std::runtime_error("calibration of " + cal.parameter + " failed: the fit gave " +
-                               std::to_string(cal.value) +
-                               " (the published point cannot be reached by this parameter: the rest of the model "
-                               "alone exceeds it)");
-    }
-    if (user) {
-      res.user_time = sim::from_ns(cal.value * 1000.0);
-    } else {
-      res.cost_scale = cal.value;
-    }
-    res.calibration = cal;
-  }
+  if (spec.calibrate) calibrate(spec, ctx, jobs, repeats, progress, stop, res);
 
   std::vector<Job> list;
   for (std::size_t k = 0; k < spec.kernels.size(); ++k) {

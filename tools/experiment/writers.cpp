@@ -71,24 +71,25 @@ std::string hot_name(const workload::HotLine& h) {
 
 }  // namespace
 
-void print_summary(const ExperimentResult& r, std::ostream& out) {
-  const auto& s = r.spec;
-  fmt::print(out, "{} — {} on {}, workload {}\n", s.name, s.description, s.machine, s.workload);
-  if (r.calibration) {
-    fmt::print(out, "calibrated {} = {:.4f}{} (fitted to {}; residual {:.2f}%)\n", r.calibration->parameter,
-               r.calibration->value, r.user_time ? " us per operation" : "", r.calibration->fitted_to.front(),
-               r.calibration->residual_pct);
-  }
+namespace {
+
+// Which marks the rows table used, so that each is explained once below it.
+struct RowFlags {
+  bool disagree = false, smt = false, bytes_over = false;
+};
+
+// One line per row: throughput with its spread, ns/op, scaling, RMW/op, CPU use, times, marks.
+RowFlags print_rows(const ExperimentResult& r, std::ostream& out) {
   fmt::print(out, "{:<24} {:>7} {:>12} {:>7} {:<10} {:>10} {:>9} {:>9} {:>6} {:>10} {:>10}\n", "kernel", "threads",
              "throughput", "±", "unit", "ns/op", "scaling%", "RMW/op", "cpu%", "wall s", "cpu s");
-  bool any_disagree = false, any_smt = false, any_bytes_over = false;
+  RowFlags f;
   for (const auto& row : r.rows) {
     const Spread& t = row.spread("throughput");
     const bool disagree = t.disagrees();
     const bool bytes_over = row.throughput_unit == "MB/s" && row.value("scaling_pct") > 100.0 + 0.5;
-    any_disagree |= disagree;
-    any_smt |= row.value("smt_cores") > 0;
-    any_bytes_over |= bytes_over;
+    f.disagree |= disagree;
+    f.smt |= row.value("smt_cores") > 0;
+    f.bytes_over |= bytes_over;
     std::string flags;
     if (disagree) flags += " !";
     if (row.value("smt_cores") > 0) flags += " S";
@@ -98,6 +99,12 @@ void print_summary(const ExperimentResult& r, std::ostream& out) {
                row.value("scaling_pct"), row.value("atomic_rmw_per_op"), 100 * row.value("cpu_utilisation"),
                row.value("wall_s"), row.value("cpu_s"), flags);
   }
+  return f;
+}
+
+// What the ± column means for this experiment.
+void print_spread_note(const ExperimentResult& r, std::ostream& out) {
+  const auto& s = r.spec;
   if (!r.seeded) {
     fmt::print(out, "± is 0: {} never draws a random number, so every point is exact for the model in one run{}\n",
                s.workload,
@@ -112,17 +119,20 @@ void print_summary(const ExperimentResult& r, std::ostream& out) {
                "n=1: one run per point of a workload that depends on its seed, so the spread is unknown; set "
                "repeats: 5 to see it\n");
   }
-  if (any_disagree) {
+}
+
+void print_flag_notes(const ExperimentResult& r, const RowFlags& f, std::ostream& out) {
+  if (f.disagree) {
     fmt::print(out,
                "!  the repeats of this point disagree by more than 10% (max - min over the mean): the model is "
                "sensitive here; read the mean with its spread\n");
   }
-  if (any_smt) {
+  if (f.smt) {
     fmt::print(out,
                "S  some cores run two of the point's processes on SMT siblings (hardware threads of one core): their "
                "private work and cache hits run at the machine's smt_throughput (smt_cores in results.csv)\n");
   }
-  if (any_bytes_over) {
+  if (f.bytes_over) {
     fmt::print(out,
                "b  scaling above 100% of a throughput in MB/s: each process's operation mix moves different "
                "bytes; per operation it is");
@@ -133,6 +143,11 @@ void print_summary(const ExperimentResult& r, std::ostream& out) {
     }
     fmt::print(out, " (op_scaling_pct in results.csv)\n");
   }
+}
+
+// One process's real/user/sys, as time(1) reports them, when the experiment extrapolates.
+void print_time1(const ExperimentResult& r, std::ostream& out) {
+  const auto& s = r.spec;
   if (s.extrapolate_ops) {
     fmt::print(out, "\none process, extrapolated to {} operations (time(1) columns):\n", s.extrapolate_ops);
     fmt::print(out, "{:<24} {:>7} {:>10} {:>10} {:>10}\n", "kernel", "threads", "real s", "user s", "sys s");
@@ -141,7 +156,11 @@ void print_summary(const ExperimentResult& r, std::ostream& out) {
                  row.value("process_real_s"), row.value("process_user_s"), row.value("process_sys_s"));
     }
   }
-  // Why it does or does not scale: the hottest lines at the largest thread count of each kernel.
+}
+
+// Why it does or does not scale: the hottest lines at the largest thread count of each kernel.
+void print_hot_lines(const ExperimentResult& r, std::ostream& out) {
+  const auto& s = r.spec;
   for (const auto& k : s.kernels) {
     const Row* big = nullptr;
     for (const auto& row : r.rows) {
@@ -158,6 +177,9 @@ void print_summary(const ExperimentResult& r, std::ostream& out) {
                  hot_name(h), h.shared ? "" : "  (private)");
     }
   }
+}
+
+void print_fallbacks(const ExperimentResult& r, std::ostream& out) {
   bool any_rcu = false;
   for (const auto& row : r.rows) any_rcu |= row.walk.rcu_lookups > 0;
   if (any_rcu) {
@@ -175,10 +197,29 @@ void print_summary(const ExperimentResult& r, std::ostream& out) {
   }
 }
 
-nlohmann::json results_json(const ExperimentResult& r, const std::string& version) {
+}  // namespace
+
+void print_summary(const ExperimentResult& r, std::ostream& out) {
   const auto& s = r.spec;
-  nlohmann::json j;
-  j["walksim_version"] = version;
+  fmt::print(out, "{} — {} on {}, workload {}\n", s.name, s.description, s.machine, s.workload);
+  if (r.calibration) {
+    fmt::print(out, "calibrated {} = {:.4f}{} (fitted to {}; residual {:.2f}%)\n", r.calibration->parameter,
+               r.calibration->value, r.user_time ? " us per operation" : "", r.calibration->fitted_to.front(),
+               r.calibration->residual_pct);
+  }
+  const RowFlags f = print_rows(r, out);
+  print_spread_note(r, out);
+  print_flag_notes(r, f, out);
+  print_time1(r, out);
+  print_hot_lines(r, out);
+  print_fallbacks(r, out);
+}
+
+namespace {
+
+// What ran: the resolved configuration (defaults included) and the fitted parameter.
+nlohmann::json config_json(const ExperimentResult& r) {
+  const auto& s = r.spec;
   nlohmann::json cfg;
   cfg["name"] = s.name;
   cfg["description"] = s.description;
@@ -209,7 +250,77 @@ nlohmann::json results_json(const ExperimentResult& r, const std::string& versio
   }
   cfg["cpu_cost_scale"] = r.cost_scale;
   if (r.user_time) cfg["calibrated_user_time_ns"] = sim::to_ns(*r.user_time);
-  j["config"] = cfg;
+  return cfg;
+}
+
+// One row: every metric of the table it carries (counts as integers), the path-walk counts, the
+// spreads and the hot lines of its first repeat.
+nlohmann::json row_json(const Row& row) {
+  nlohmann::json x{{"kernel", row.kernel},
+                   {"threads", row.threads},
+                   {"throughput_unit", row.throughput_unit},
+                   {"op_unit", row.op_unit},
+                   {"repeats_disagree", row.spread("throughput").disagrees()}};
+  nlohmann::json sp;
+  for (const auto& m : metric_defs()) {
+    const auto it = row.metrics.find(m.name);
+    if (it == row.metrics.end()) continue;
+    if (m.aggregate == Aggregate::kSum || m.aggregate == Aggregate::kMax) {
+      x[m.name] = static_cast<std::uint64_t>(std::llround(it->second.mean));  // a count
+    } else {
+      x[m.name] = it->second.mean;
+      sp[m.name] = spread_json(it->second);
+    }
+  }
+  for (const auto& f : kernel::kWalkStatsFields) x[f.name] = row.walk.*f.value;
+  x["spread"] = sp;
+  x["hot_lines"] = nlohmann::json::array();
+  for (const auto& h : row.hot) {
+    x["hot_lines"].push_back({{"object", h.object},
+                              {"line", h.index},
+                              {"fields", h.fields},
+                              {"shared", h.shared},
+                              {"transfers", h.transfers},
+                              {"transactions", h.transactions},
+                              {"stall_ns", sim::to_ns(h.stall)},
+                              {"queued_ns", sim::to_ns(h.queued)}});
+  }
+  return x;
+}
+
+// One repeat of one point, with its three hottest lines: where repeats disagree, these say which
+// line one seed collapsed on and another did not.
+nlohmann::json point_json(const PointResult& p) {
+  nlohmann::json x{{"kernel", p.kernel},
+                   {"threads", p.threads},
+                   {"repeat", p.repeat},
+                   {"seed", p.seed},
+                   {"throughput", p.run.reports_bytes ? p.run.bytes_per_s / 1e6 : p.run.ops_per_s},
+                   {"ns_per_op", p.run.ns_per_op},
+                   {"cpus", p.run.cpus},
+                   {"ops", p.run.ops},
+                   {"calls", p.run.calls},
+                   {"failed_calls", p.run.failed},
+                   {"mem_ops", p.run.mem_ops},
+                   {"events", p.run.events}};
+  auto& hot = x["hot_lines"] = nlohmann::json::array();
+  for (std::size_t i = 0; i < std::min<std::size_t>(3, p.run.hot.size()); ++i) {
+    const auto& h = p.run.hot[i];
+    hot.push_back({{"object", h.object},
+                   {"line", h.index},
+                   {"fields", h.fields},
+                   {"transfers", h.transfers},
+                   {"stall_ns", sim::to_ns(h.stall)}});
+  }
+  return x;
+}
+
+}  // namespace
+
+nlohmann::json results_json(const ExperimentResult& r, const std::string& version) {
+  nlohmann::json j;
+  j["walksim_version"] = version;
+  j["config"] = config_json(r);
   if (r.calibration) {
     j["calibration"] = {{"parameter", r.calibration->parameter},
                         {"value", r.calibration->value},
@@ -217,64 +328,9 @@ nlohmann::json results_json(const ExperimentResult& r, const std::string& versio
                         {"residual_pct", r.calibration->residual_pct}};
   }
   j["rows"] = nlohmann::json::array();
-  for (const auto& row : r.rows) {
-    nlohmann::json x{{"kernel", row.kernel},
-                     {"threads", row.threads},
-                     {"throughput_unit", row.throughput_unit},
-                     {"op_unit", row.op_unit},
-                     {"repeats_disagree", row.spread("throughput").disagrees()}};
-    nlohmann::json sp;
-    for (const auto& m : metric_defs()) {
-      const auto it = row.metrics.find(m.name);
-      if (it == row.metrics.end()) continue;
-      if (m.aggregate == Aggregate::kSum || m.aggregate == Aggregate::kMax) {
-        x[m.name] = static_cast<std::uint64_t>(std::llround(it->second.mean));  // a count
-      } else {
-        x[m.name] = it->second.mean;
-        sp[m.name] = spread_json(it->second);
-      }
-    }
-    for (const auto& f : kernel::kWalkStatsFields) x[f.name] = row.walk.*f.value;
-    x["spread"] = sp;
-    x["hot_lines"] = nlohmann::json::array();
-    for (const auto& h : row.hot) {
-      x["hot_lines"].push_back({{"object", h.object},
-                                {"line", h.index},
-                                {"fields", h.fields},
-                                {"shared", h.shared},
-                                {"transfers", h.transfers},
-                                {"transactions", h.transactions},
-                                {"stall_ns", sim::to_ns(h.stall)},
-                                {"queued_ns", sim::to_ns(h.queued)}});
-    }
-    j["rows"].push_back(x);
-  }
+  for (const auto& row : r.rows) j["rows"].push_back(row_json(row));
   j["points"] = nlohmann::json::array();
-  for (const auto& p : r.points) {
-    j["points"].push_back({{"kernel", p.kernel},
-                           {"threads", p.threads},
-                           {"repeat", p.repeat},
-                           {"seed", p.seed},
-                           {"throughput", p.run.reports_bytes ? p.run.bytes_per_s / 1e6 : p.run.ops_per_s},
-                           {"ns_per_op", p.run.ns_per_op},
-                           {"cpus", p.run.cpus},
-                           {"ops", p.run.ops},
-                           {"calls", p.run.calls},
-                           {"failed_calls", p.run.failed},
-                           {"mem_ops", p.run.mem_ops},
-                           {"events", p.run.events}});
-    // The hottest lines of every repeat, not just of the first: where repeats disagree, these say
-    // which line one seed collapsed on and another did not.
-    auto& hot = j["points"].back()["hot_lines"] = nlohmann::json::array();
-    for (std::size_t i = 0; i < std::min<std::size_t>(3, p.run.hot.size()); ++i) {
-      const auto& h = p.run.hot[i];
-      hot.push_back({{"object", h.object},
-                     {"line", h.index},
-                     {"fields", h.fields},
-                     {"transfers", h.transfers},
-                     {"stall_ns", sim::to_ns(h.stall)}});
-    }
-  }
+  for (const auto& p : r.points) j["points"].push_back(point_json(p));
   check_numbers(j, "");
   return j;
 }
