@@ -198,16 +198,11 @@ std::string checked_name(const Node& n) {
   return name;
 }
 
-ExperimentSpec load_experiment(const std::string& path, const std::string& config_root) {
-  const Node root = config::load_file(path);
-  if (!root.is_map())
-    root.fail("an experiment file is a mapping with name, description, machine, kernels, workload, ...");
-  ExperimentSpec e;
-  e.file = path;
-  e.name = checked_name(root.child("name"));
-  e.description = root.child("description").as_string();
-  if (const auto c = root.optional("citation")) e.citation = c->as_string();
+namespace {
 
+// `machine:` (a name, or a path relative to the experiment file), loaded to check it.
+machine::MachineSpec read_machine(const Node& root, const std::string& path, const std::string& config_root,
+                                  ExperimentSpec& e) {
   const Node mnode = root.child("machine");
   e.machine = mnode.as_string();
   // A machine given as a path is relative to the experiment file, like trace-replay's `file`.
@@ -221,7 +216,13 @@ ExperimentSpec load_experiment(const std::string& path, const std::string& confi
     if (err.mark().file.empty()) mnode.fail(err.message());
     throw;
   }
-  if (const auto o = root.optional("kernel_options")) read_options(*o, e.options);
+  return mspec;
+}
+
+// `workload:` is read before the kernels: a kernel entry may carry parameters of it. The made
+// workload (which read, and so checked, the parameters) goes into `made`.
+const workload::WorkloadKind& read_workload(const Node& root, ExperimentSpec& e,
+                                            std::vector<std::unique_ptr<workload::Workload>>& made) {
   // The workload is read first: a kernel entry may carry parameters of it.
   const Node w = root.child("workload");
   const Node wkind = w.child("kind");
@@ -232,9 +233,15 @@ ExperimentSpec load_experiment(const std::string& path, const std::string& confi
     e.workload_params = *p;
   }
   // Reads (and so checks) the parameters.
-  std::vector<std::unique_ptr<workload::Workload>> made;
   made.push_back(kind.make(e.workload_params ? &*e.workload_params : nullptr));
 
+  return kind;
+}
+
+// `kernels:`, each loaded and checked against the machine, each label once.
+void read_kernels(const Node& root, const std::string& config_root, const machine::MachineSpec& mspec,
+                  const workload::WorkloadKind& kind, ExperimentSpec& e,
+                  std::vector<std::unique_ptr<workload::Workload>>& made) {
   const Node knode = root.child("kernels");
   for (const Node& k : knode.is_sequence() ? knode.elements() : std::vector<Node>{knode}) {
     std::string name, label;
@@ -268,7 +275,12 @@ ExperimentSpec load_experiment(const std::string& path, const std::string& confi
     e.kernel_params.push_back(params);
   }
   if (e.kernels.empty()) knode.fail("give at least one kernel");
+}
 
+// `threads:` (the workloads' inputs checked against each count), `placement:`, `run:`, `seed:`,
+// `repeats:`. Returns whether a process may sleep on a mutex.
+bool read_sweep(const Node& root, const machine::MachineSpec& mspec, const workload::WorkloadKind& kind,
+                const std::vector<std::unique_ptr<workload::Workload>>& made, ExperimentSpec& e) {
   const Node tnode = root.child("threads");
   e.threads = read_threads(tnode, mspec.cpus());
   // The workload's own inputs against the machine and the sweep (a trace's processes and nodes),
@@ -297,6 +309,11 @@ ExperimentSpec load_experiment(const std::string& path, const std::string& confi
       r->fail("repeats is at most " + std::to_string(kMaxRepeats) + " (the spread of a point is clear long before)");
     }
   }
+  return may_sleep;
+}
+
+// `os:` (the wake-up latency), required when a process may sleep.
+void read_os(const Node& root, bool may_sleep, ExperimentSpec& e) {
   // The wake-up latency of a task sleeping on a mutex: needed only by workloads that can sleep.
   if (may_sleep && !root.has("os")) {
     throw config::ConfigError(root.mark(), "os",
@@ -312,6 +329,10 @@ ExperimentSpec load_experiment(const std::string& path, const std::string& confi
   } else {
     e.wakeup_latency = -1;  // never used: a sleep would stop the run (exec::NoWakeupLatency)
   }
+}
+
+// `cpu_cost_scale:`, `hot_lines:` and the `published:` figures.
+void read_costs_and_figures(const Node& root, const workload::Workload& w, ExperimentSpec& e) {
   if (const auto c = root.optional("cpu_cost_scale")) {
     e.cost_scale = c->as_double();
     if (!(e.cost_scale > 0) || !(e.cost_scale <= kMaxCostScale)) {
@@ -322,8 +343,12 @@ ExperimentSpec load_experiment(const std::string& path, const std::string& confi
   if (const auto h = root.optional("hot_lines")) e.hot_lines = h->as_uint32();
 
   if (const auto pub = root.optional("published")) {
-    for (const Node& p : pub->elements()) e.published.push_back(read_point(p, e.kernels, e.threads, *made.front()));
+    for (const Node& p : pub->elements()) e.published.push_back(read_point(p, e.kernels, e.threads, w));
   }
+}
+
+// `calibrate:`, and the published points it fits to.
+void read_calibration(const Node& root, ExperimentSpec& e) {
   if (const auto cal = root.optional("calibrate")) {
     Calibration c;
     const Node param = cal->child("parameter");
@@ -346,6 +371,28 @@ ExperimentSpec load_experiment(const std::string& path, const std::string& confi
       if (p.calibration) root.child("published").fail("a point has role: calibration but there is no calibrate block");
     }
   }
+}
+
+}  // namespace
+
+ExperimentSpec load_experiment(const std::string& path, const std::string& config_root) {
+  const Node root = config::load_file(path);
+  if (!root.is_map())
+    root.fail("an experiment file is a mapping with name, description, machine, kernels, workload, ...");
+  ExperimentSpec e;
+  e.file = path;
+  e.name = checked_name(root.child("name"));
+  e.description = root.child("description").as_string();
+  if (const auto c = root.optional("citation")) e.citation = c->as_string();
+  const machine::MachineSpec mspec = read_machine(root, path, config_root, e);
+  if (const auto o = root.optional("kernel_options")) read_options(*o, e.options);
+  std::vector<std::unique_ptr<workload::Workload>> made;
+  const auto& kind = read_workload(root, e, made);
+  read_kernels(root, config_root, mspec, kind, e, made);
+  const bool may_sleep = read_sweep(root, mspec, kind, made, e);
+  read_os(root, may_sleep, e);
+  read_costs_and_figures(root, *made.front(), e);
+  read_calibration(root, e);
   root.finish();
   return e;
 }
