@@ -109,14 +109,10 @@ MemorySystem::Plan MemorySystem::plan(CoreId c, LineId id, AccessKind kind) {
   const bool in_llc = !llc_.empty() && s.llc.contains(d);
   Plan p;
   p.sibling_copy = other_core_in_domain(s, c);
-  const auto& costs = m_.spec().costs;
-  auto snoop_cost = [&]() -> Picos {
+  auto snoop_cost = [&]() -> Picos {  // of the sibling that holds the line, dirty or not
     const bool dirty = s.owner >= 0 && dom(static_cast<CoreId>(s.owner)) == d && static_cast<CoreId>(s.owner) != c &&
                        (s.owner_state == OwnerState::kModified || s.owner_state == OwnerState::kOwned);
-    if (m_.spec().protocol == machine::ProtocolKind::kMesifInclusive) {
-      return dirty ? costs.onchip_snoop_dirty : costs.onchip_snoop_clean;
-    }
-    return costs.probe_lookup;
+    return timing_->onchip_snoop(dirty);
   };
 
   // Served inside the domain: a read its shared cache or a sibling answers (without the home), or

@@ -67,6 +67,13 @@ class BroadcastTiming final : public ProtocolTiming {
   bool tracks_core_copies() const override { return shared_level_tracks_cores(m_); }
   bool keeps_dirty_sharing() const override { return m_.spec().protocol == ProtocolKind::kMoesiBroadcast; }
   bool has_forward_state() const override { return m_.spec().protocol == ProtocolKind::kMesifInclusive; }
+  Picos onchip_snoop(bool dirty) const override {
+    const auto& costs = m_.spec().costs;
+    if (m_.spec().protocol == ProtocolKind::kMesifInclusive) {
+      return dirty ? costs.onchip_snoop_dirty : costs.onchip_snoop_clean;
+    }
+    return costs.probe_lookup;
+  }
 
  private:
   const Machine& m_;
@@ -118,6 +125,7 @@ class DirectoryTiming final : public ProtocolTiming {
   // 2010: probe-filter states EM, O, S, S1). The sharer-tracking directories write dirty data back.
   bool keeps_dirty_sharing() const override { return !m_.spec().directory_tracks_sharers; }
   bool has_forward_state() const override { return false; }
+  Picos onchip_snoop(bool /*dirty*/) const override { return m_.spec().costs.probe_lookup; }
 
  private:
   bool has_shadow_tags() const {

@@ -61,6 +61,9 @@ class ProtocolTiming {
   virtual bool keeps_dirty_sharing() const = 0;
   // True when a clean shared line has one forwarding copy that answers reads (MESIF F state).
   virtual bool has_forward_state() const = 0;
+  // The snoop of a sibling core in the requester's own domain: the inclusive L3's snoop of a
+  // core holding the line clean or dirty (MESIF), else the probe filter's / directory's lookup.
+  virtual Picos onchip_snoop(bool dirty) const = 0;
 };
 
 std::unique_ptr<ProtocolTiming> make_protocol_timing(const machine::Machine& m);
