@@ -3,6 +3,7 @@
 // 2.6.38's RCU-freed inodes cost extra). Files in one shared directory or a private one per process.
 #include <string>
 
+#include "models/workload/cyclic_source.hpp"
 #include "models/workload/file_loop.hpp"
 #include "models/workload/workload.hpp"
 #include "models/workload/workload_registry.hpp"
@@ -11,40 +12,6 @@ namespace walksim::workload {
 namespace {
 
 using CreatUnlinkParams = FileLoopParams;
-
-class CreatUnlinkSource final : public CountingSource {
- public:
-  CreatUnlinkSource(const RunControl& c, std::string path, Picos user)
-      : CountingSource(c), path_(std::move(path)), user_(user) {}
-
- protected:
-  bool produce(Syscall& out) override {
-    out = Syscall{};
-    out.path = path_;
-    switch (step_) {
-      case 0:
-        out.sys = kernel::Sys::kOpen;
-        out.create = true;
-        out.write = true;
-        out.user_before = user_;
-        break;
-      case 1:
-        out.sys = kernel::Sys::kClose;
-        break;
-      default:
-        out.sys = kernel::Sys::kUnlink;
-        out.ends_op = true;
-        break;
-    }
-    step_ = (step_ + 1) % 3;
-    return true;
-  }
-
- private:
-  std::string path_;
-  Picos user_;
-  int step_ = 0;
-};
 
 class CreatUnlink final : public PerProcessWorkload {
  public:
@@ -56,7 +23,12 @@ class CreatUnlink final : public PerProcessWorkload {
       const auto node = vfs.machine().node_of(vfs.machine().core_of(cpus[i]));
       kernel::DentryId dir = cwd;
       const std::string path = file_loop_path(vfs, cwd, p_, i, node, &dir);
-      add(vfs.new_process(cpus[i], cwd), std::make_unique<CreatUnlinkSource>(control, path, p_.user));
+      add(vfs.new_process(cpus[i], cwd),
+          std::make_unique<CyclicSource>(
+              control,
+              std::vector{loop_call(kernel::Sys::kOpen, path, /*create=*/true, /*write=*/true),
+                          loop_call(kernel::Sys::kClose, path), loop_call(kernel::Sys::kUnlink, path)},
+              p_.user));
     }
   }
   std::string op_unit() const override { return "creat/close/unlink"; }

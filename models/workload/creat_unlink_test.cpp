@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "models/workload/cyclic_source.hpp"
 #include "models/workload/test_support.hpp"
 
 namespace walksim::workload {
@@ -46,6 +47,35 @@ TEST(CreatUnlink, ASharedDirectorysMutexIsContendedWherePrivateOnesAreNot) {
   const auto priv = creat_unlink("linux-2.6.38", 4, 30, "shared_dir: false\n");
   EXPECT_EQ(priv.failed, 0u);
   EXPECT_GT(shared.sleep + shared.spin, priv.sleep + priv.spin);
+}
+
+}  // namespace
+}  // namespace walksim::workload
+
+namespace walksim::workload {
+namespace {
+
+// The loop workloads' source: the cycle in order, the user time before its first call only, the
+// operation ending at its last call, and then the cycle again.
+TEST(CyclicSource, RepeatsItsCycleWithTheUserTimeFirstAndTheOperationEndingLast) {
+  RunControl control;
+  control.ops_per_process = 5;
+  CyclicSource src(control,
+                   {loop_call(kernel::Sys::kOpen, "./f", true, true), loop_call(kernel::Sys::kClose, "./f"),
+                    loop_call(kernel::Sys::kUnlink, "./f")},
+                   sim::from_ns(7));
+  const kernel::Sys want[] = {kernel::Sys::kOpen, kernel::Sys::kClose, kernel::Sys::kUnlink, kernel::Sys::kOpen};
+  for (int i = 0; i < 4; ++i) {
+    Syscall s;
+    ASSERT_TRUE(src.next(s)) << i;
+    EXPECT_EQ(s.sys, want[i]) << i;
+    EXPECT_EQ(s.path, "./f");
+    EXPECT_EQ(s.user_before, i % 3 == 0 ? sim::from_ns(7) : 0) << i;
+    EXPECT_EQ(s.ends_op, i % 3 == 2) << i;
+    EXPECT_EQ(s.create, i % 3 == 0) << i;
+    src.completed(s, false, sim::from_ns(100 * (i + 1)));
+  }
+  EXPECT_EQ(src.measured().total_ops, 1u);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // directory per process.
 #include <string>
 
+#include "models/workload/cyclic_source.hpp"
 #include "models/workload/file_loop.hpp"
 #include "models/workload/workload.hpp"
 #include "models/workload/workload_registry.hpp"
@@ -11,32 +12,6 @@ namespace walksim::workload {
 namespace {
 
 using OpenCloseParams = FileLoopParams;
-
-class OpenCloseSource final : public CountingSource {
- public:
-  OpenCloseSource(const RunControl& c, std::string path, Picos user)
-      : CountingSource(c), path_(std::move(path)), user_(user) {}
-
- protected:
-  bool produce(Syscall& out) override {
-    out = Syscall{};
-    out.path = path_;
-    if (!open_) {
-      out.sys = kernel::Sys::kOpen;
-      out.user_before = user_;
-    } else {
-      out.sys = kernel::Sys::kClose;
-      out.ends_op = true;
-    }
-    open_ = !open_;
-    return true;
-  }
-
- private:
-  std::string path_;
-  Picos user_;
-  bool open_ = false;
-};
 
 class OpenClose final : public PerProcessWorkload {
  public:
@@ -49,7 +24,10 @@ class OpenClose final : public PerProcessWorkload {
       kernel::DentryId dir = cwd;
       const std::string path = file_loop_path(vfs, cwd, p_, i, node, &dir);
       vfs.add_dentry(dir, "f" + std::to_string(i), false, false, node);  // the file exists beforehand
-      add(vfs.new_process(cpus[i], cwd), std::make_unique<OpenCloseSource>(control, path, p_.user));
+      add(vfs.new_process(cpus[i], cwd),
+          std::make_unique<CyclicSource>(
+              control, std::vector{loop_call(kernel::Sys::kOpen, path), loop_call(kernel::Sys::kClose, path)},
+              p_.user));
     }
   }
   std::string op_unit() const override { return "open/close"; }

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "models/config/limits.hpp"
+#include "models/workload/cyclic_source.hpp"
 #include "models/workload/path_param.hpp"
 #include "models/workload/workload.hpp"
 #include "models/workload/workload_registry.hpp"
@@ -18,27 +19,6 @@ struct StatLoopParams {
   bool lstat = false;
   Picos user = 0;  // user-space work per iteration (the loop itself)
   std::string cwd = "/home/user";
-};
-
-class StatSource final : public CountingSource {
- public:
-  StatSource(const RunControl& c, std::string path, bool lstat, Picos user)
-      : CountingSource(c), path_(std::move(path)), lstat_(lstat), user_(user) {}
-
- protected:
-  bool produce(Syscall& out) override {
-    out = Syscall{};
-    out.sys = lstat_ ? kernel::Sys::kLstat : kernel::Sys::kStat;
-    out.path = path_;
-    out.user_before = user_;
-    out.ends_op = true;
-    return true;
-  }
-
- private:
-  std::string path_;
-  bool lstat_;
-  Picos user_;
 };
 
 class StatLoop final : public PerProcessWorkload {
@@ -57,7 +37,9 @@ class StatLoop final : public PerProcessWorkload {
       const std::string name = p_.shared_file ? "file" : "file" + std::to_string(i);
       if (!vfs.child(dir, name)) vfs.add_dentry(dir, name, false, p_.shared_file, node);
       add(vfs.new_process(cpus[i], cwd, fs),
-          std::make_unique<StatSource>(control, "./" + dirs + name, p_.lstat, p_.user));
+          std::make_unique<CyclicSource>(
+              control, std::vector{loop_call(p_.lstat ? kernel::Sys::kLstat : kernel::Sys::kStat, "./" + dirs + name)},
+              p_.user));
     }
   }
   std::string op_unit() const override { return p_.lstat ? "lstat" : "stat"; }
