@@ -115,7 +115,7 @@ sync::SyncPrimitive& KernelRuntime::primitive(const KOp& k) {
   if (sk.role == sync::SyncRole::kSleeping) cfg.wakeup_latency = mutex_wakeup_;
   const std::vector<LineId> lines = lock_lines(sk, k);
   cfg.lines = lines;
-  auto made = sync::make_sync(name, cfg);
+  auto made = sync::make_sync(sk, cfg);
   auto& ref = *made;
   locks_.push_back({word, lock_head_[line], std::move(made)});
   lock_head_[line] = static_cast<std::uint32_t>(locks_.size() - 1);

@@ -155,10 +155,13 @@ std::vector<std::string> sync_kind_names(SyncRole role) {
 }
 
 std::unique_ptr<SyncPrimitive> make_sync(std::string_view name, const SyncConfig& config) {
-  const SyncKind& k = find_sync_kind(name);
+  return make_sync(find_sync_kind(name), config);
+}
+
+std::unique_ptr<SyncPrimitive> make_sync(const SyncKind& k, const SyncConfig& config) {
   const std::uint32_t want = k.lines.count(config.cpus);
   if (config.lines.size() != want) {
-    throw std::invalid_argument(std::string(name) + " on " + std::to_string(config.cpus) + " CPUs needs " +
+    throw std::invalid_argument(std::string(k.name) + " on " + std::to_string(config.cpus) + " CPUs needs " +
                                 std::to_string(want) + " lines, got " + std::to_string(config.lines.size()));
   }
   return k.make(config);

@@ -76,6 +76,8 @@ std::uint8_t sync_kind_index(std::string_view name);
 const SyncKind& find_sync_kind(std::string_view name);
 // Throws std::invalid_argument when the kind is unknown or config.lines has the wrong length.
 std::unique_ptr<SyncPrimitive> make_sync(std::string_view name, const SyncConfig& config);
+// The same for a kind already looked up.
+std::unique_ptr<SyncPrimitive> make_sync(const SyncKind& kind, const SyncConfig& config);
 // Adds the lines kind `name` needs to `mem`: shared lines homed on `home` (or on first touch), and
 // each per-CPU line homed on its CPU's node.
 std::vector<LineId> add_sync_lines(coherence::MemorySystem& mem, std::string_view name,

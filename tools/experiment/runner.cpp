@@ -284,7 +284,7 @@ std::uint64_t point_seed(std::uint64_t seed, const std::string& label, std::uint
 double Row::value(std::string_view metric) const { return spread(metric).mean; }
 
 const Spread& Row::spread(std::string_view metric) const {
-  const auto it = metrics.find(std::string(metric));
+  const auto it = metrics.find(metric);
   if (it == metrics.end())
     throw std::logic_error("row " + kernel + " x" + std::to_string(threads) + " has no metric '" + std::string(metric) +
                            "'");

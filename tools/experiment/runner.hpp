@@ -44,14 +44,14 @@ struct Row {
   // Every metric of metric_defs() the row carries, by its name: the mean over the repeats (the
   // sum or the largest for counts, as the table says) and its spread. Counts of one repeat or of
   // a workload that cannot depend on its seed have n = 1 and sd = 0.
-  std::map<std::string, Spread> metrics;
-  kernel::WalkStats walk;              // summed over the repeats
-  std::vector<workload::HotLine> hot;  // of the first repeat
+  std::map<std::string, Spread, std::less<>> metrics;  // std::less<>: looked up by string_view
+  kernel::WalkStats walk;                              // summed over the repeats
+  std::vector<workload::HotLine> hot;                  // of the first repeat
 
   // The value of a metric the row carries (std::logic_error for one it does not).
   double value(std::string_view metric) const;
   const Spread& spread(std::string_view metric) const;
-  bool has(std::string_view metric) const { return metrics.find(std::string(metric)) != metrics.end(); }
+  bool has(std::string_view metric) const { return metrics.find(metric) != metrics.end(); }
 };
 
 struct CalibrationResult {
