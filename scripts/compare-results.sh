@@ -4,13 +4,19 @@
 # that only makes the simulator faster must leave every results.json identical.
 #   scripts/compare-results.sh --save /tmp/ref    # before the change
 #   scripts/compare-results.sh /tmp/ref           # after it; exit 1 if any differs
+#   scripts/compare-results.sh --ignore config.workload_params,config.kernels[].params /tmp/ref
+#                                                 # a change that adds keys: everything else identical
 set -euo pipefail
 cd "$(dirname "$0")/.."
 save=false
-if [[ "${1:-}" == "--save" ]]; then
-  save=true
-  shift
-fi
+ignore=""
+while [[ "${1:-}" == --* ]]; do
+  case "$1" in
+    --save) save=true; shift ;;
+    --ignore) ignore="${2:?--ignore needs KEY[,KEY...]}"; shift 2 ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+done
 ref="${1:?usage: scripts/compare-results.sh [--save] DIR}"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -27,6 +33,8 @@ for e in experiments/*.yaml experiments/validation/*.yaml; do
   if ! $save; then
     if cmp -s "$ref/$n/results.json" "$dir/results.json"; then
       echo "same      $n"
+    elif [[ -n "$ignore" ]] && python3 scripts/json-equal-except.py "$ref/$n/results.json" "$dir/results.json" "$ignore"; then
+      echo "same      $n (but for the keys added: $ignore)"
     else
       echo "DIFFERENT $n"
       status=1

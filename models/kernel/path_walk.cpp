@@ -157,156 +157,241 @@ void lookup_missing_and_kill(Emitter& e, DentryId dir, const std::string& name) 
   e.compute("d_free");
 }
 
-WalkResult walk_path(Emitter& e, const Process& p, const WalkRequest& req, const KernelOptions& opts, bool force_ref,
-                     WalkStats& stats) {
-  auto& vfs = e.vfs();
-  const KernelSpec& spec = e.spec();
-  bool rcu = spec.walk != WalkKind::kRefWalk && !force_ref;
-  if (rcu) {
-    ++stats.rcu_lookups;
-  } else {
-    ++stats.ref_lookups;
-  }
-  const DentryId start = req.absolute ? p.root : p.cwd;
-  WalkResult res;
-  e.compute("path_init");
+namespace {
 
-  if (rcu) {
-    // path_init_rcu: br_read_lock, rcu_read_lock, then a consistent snapshot of fs->pwd.
-    e.vfsmount_read_lock();
-    if (spec.fs_lock == FsLock::kSpinlockSeqcount) e.seq_begin(p.fs, "seq");
-    e.load(p.fs, req.absolute ? "root" : "pwd");
-    if (spec.fs_lock == FsLock::kSpinlockSeqcount) e.seq_check(p.fs, "seq");
-    e.seq_begin(vfs.dentry(start).obj, "d_seq");
-    e.load(vfs.dentry(start).obj, "d_inode");
-  } else {
-    // path_init: get_fs_pwd under fs->lock, then path_walk's save of the start point.
-    e.fs_lock(p.fs);
-    e.load(p.fs, req.absolute ? "root" : "pwd");
-    e.mntget();
-    e.dget(start);
-    e.fs_unlock(p.fs);
-    if (req.save) {
-      e.mntget();
-      e.dget(start);
+// One walk: link_path_walk's loop over the components, in rcu mode until something forces a
+// drop to ref-walk (then in ref mode to the end). Each method is one step of the kernel's walk.
+class PathWalk {
+ public:
+  PathWalk(Emitter& e, const Process& p, const WalkRequest& req, const KernelOptions& opts, bool force_ref,
+           WalkStats& stats)
+      : e_(e),
+        vfs_(e.vfs()),
+        p_(p),
+        req_(req),
+        opts_(opts),
+        stats_(stats),
+        rcu_(e.spec().walk != WalkKind::kRefWalk && !force_ref),
+        cur_(req.absolute ? p.root : p.cwd),
+        comps_(req.components),
+        nesting_(comps_.size(), 0) {}
+
+  WalkResult run() {
+    if (rcu_) {
+      ++stats_.rcu_lookups;
+    } else {
+      ++stats_.ref_lookups;
+    }
+    e_.compute("path_init");
+    if (rcu_) {
+      path_init_rcu();
+    } else {
+      path_init_ref();
+    }
+    res_.saved = !rcu_ && req_.save;
+    while (i_ < comps_.size()) {
+      const Step s = component();
+      if (s == Step::kReturn) return res_;
+      if (s == Step::kParentReached) break;
+    }
+    return finish();
+  }
+
+ private:
+  enum class Step {
+    kNext,           // go on with comps_[i_]
+    kParentReached,  // LOOKUP_PARENT: the last component is the caller's
+    kReturn,         // the walk ended early (a missing name, ELOOP): res_ is the result
+  };
+
+  // path_init_rcu: br_read_lock, rcu_read_lock, then a consistent snapshot of fs->pwd.
+  void path_init_rcu() {
+    const bool seq = e_.spec().fs_lock == FsLock::kSpinlockSeqcount;
+    e_.vfsmount_read_lock();
+    if (seq) e_.seq_begin(p_.fs, "seq");
+    e_.load(p_.fs, req_.absolute ? "root" : "pwd");
+    if (seq) e_.seq_check(p_.fs, "seq");
+    e_.seq_begin(vfs_.dentry(cur_).obj, "d_seq");
+    e_.load(vfs_.dentry(cur_).obj, "d_inode");
+  }
+
+  // path_init: get_fs_pwd under fs->lock, then path_walk's save of the start point.
+  void path_init_ref() {
+    e_.fs_lock(p_.fs);
+    e_.load(p_.fs, req_.absolute ? "root" : "pwd");
+    e_.mntget();
+    e_.dget(cur_);
+    e_.fs_unlock(p_.fs);
+    if (req_.save) {
+      e_.mntget();
+      e_.dget(cur_);
     }
   }
 
-  res.saved = !rcu && req.save;
-  DentryId cur = start;
-  std::vector<std::string> comps = req.components;
-  // For each component, how many link bodies it was spliced in from: the kernel's
-  // current->link_count when it follows a link there (link_path_walk recurses into each body).
-  std::vector<int> nesting(comps.size(), 0);
-  int total_links = 0;     // current->total_link_count: links followed by do_follow_link
-  int trailing_links = 0;  // do_filp_open's own count of trailing links
-  for (std::size_t i = 0; i < comps.size(); ++i) {
-    const std::string name = comps[i];
-    const bool last = i + 1 == comps.size();
-    if (last && req.want_parent && name != "." && name != "..") {
-      res.last = name;
-      break;
+  // One component of link_path_walk: permission, the lookup, a link or the step down.
+  Step component() {
+    const std::string name = comps_[i_];
+    const bool last = i_ + 1 == comps_.size();
+    if (last && req_.want_parent && name != "." && name != "..") {
+      res_.last = name;
+      return Step::kParentReached;
     }
-    permission_loads(e, cur, opts);
-    if (acl_applies(e, cur, opts)) {
-      if (rcu) {  // an ACL cannot be checked in rcu mode: drop to ref-walk first
-        ++stats.permission;
-        drop_rcu(e, cur);
-        rcu = false;
-      }
-      acl_check_ref(e, cur);
+    may_exec();
+    if (name == ".") {
+      ++i_;
+      return Step::kNext;
     }
-    if (name == ".") continue;
-    e.compute("component");
+    e_.compute("component");
     DentryId next = kNoDentry;
     if (name == "..") {
-      next = vfs.dentry(cur).parent == kNoDentry ? cur : vfs.dentry(cur).parent;
-    } else if (auto c = vfs.child(cur, name)) {
+      next = vfs_.dentry(cur_).parent == kNoDentry ? cur_ : vfs_.dentry(cur_).parent;
+    } else if (auto c = vfs_.child(cur_, name)) {
       next = *c;
     }
-    if (next == kNoDentry) {  // not in the dcache: ramfs has no such file
-      if (rcu) {
-        ++stats.nodentry;
-        drop_rcu(e, cur);
-        rcu = false;
-      }
-      lookup_missing_and_kill(e, cur, name);
-      res.dir = cur;
-      res.last = name;
-      res.holds_refs = true;
-      return res;  // -ENOENT: the caller puts the directory and the mount
+    if (next == kNoDentry) {
+      missing(name);
+      return Step::kReturn;
     }
-    const Dentry& nd = vfs.dentry(next);
-    const bool follow = nd.symlink && (!last || req.follow);
-    if (rcu) {
-      d_lookup_rcu(e, cur, next, opts);
-      if (follow || nd.revalidate) {  // do_follow_link and ->d_revalidate cannot run in rcu mode
-        if (follow) {
-          ++stats.link;
-        } else {
-          ++stats.reval;
-        }
-        drop_rcu_pair(e, cur, next);
-        rcu = false;
-      }
+    const Dentry& nd = vfs_.dentry(next);
+    const bool follow = nd.symlink && (!last || req_.follow);
+    if (rcu_) {
+      lookup_rcu(next, follow);
     } else {
-      if (name != "..") d_lookup_ref(e, next);
-      if (name == "..") e.dget(next);
-      e.load(nd.obj, spec.dcache_lock ? "d_mounted" : "d_flags");
-      e.load(nd.obj, "d_inode");
-      e.load(nd.inode, "i_op");
+      lookup_ref(next, name);
     }
-    if (nd.revalidate) e.load(nd.obj, "d_op");  // ->d_revalidate (ref-walk)
-    if (follow) {
-      // open follows a trailing link in do_filp_open's own loop, with link_count zero, refusing the
-      // 33rd; every other link goes through do_follow_link, which refuses one nested
-      // MAX_NESTED_LINKS (8) deep or the 41st of the walk. Either way the call fails with ELOOP.
-      const bool by_open = last && req.open_trailing;
-      const bool eloop = by_open ? trailing_links++ == kMaxOpenTrailingLinks
-                                 : nesting[i] >= kMaxNestedLinks || total_links >= kMaxTotalLinks;
-      if (eloop) {
-        // path_put_conditional(link) and path_put(&nd->path); the caller sees a failed walk that
-        // holds nothing (the start point saved by path_walk is still the caller's to put).
-        e.dput(next);
-        put_path(e, cur);
-        res.eloop = true;
-        return res;
-      }
-      if (!by_open) ++total_links;
-      const int body_nesting = by_open ? 0 : nesting[i] + 1;
-      e.load(nd.inode, "i_op");
-      e.compute("follow_link");
-      if (!rcu) e.dput(next);  // the reference d_lookup_ref took on the link itself
-      bool abs = false;
-      auto target = split_path(nd.link_target, &abs);
-      std::vector<std::string> rest(comps.begin() + static_cast<std::ptrdiff_t>(i) + 1, comps.end());
-      std::vector<int> depth(target.size(), body_nesting);
-      depth.insert(depth.end(), nesting.begin() + static_cast<std::ptrdiff_t>(i) + 1, nesting.end());
-      target.insert(target.end(), rest.begin(), rest.end());
-      comps = std::move(target);
-      nesting = std::move(depth);
-      i = static_cast<std::size_t>(-1);
-      if (abs) {
-        e.dget(p.root);
-        e.dput(cur);
-        cur = p.root;
-      }
-      continue;
-    }
-    if (!rcu) e.dput(cur);  // path_to_nameidata: drop the parent
-    cur = next;
+    if (nd.revalidate) e_.load(nd.obj, "d_op");  // ->d_revalidate (ref-walk)
+    if (follow) return follow_link(next, last);
+    if (!rcu_) e_.dput(cur_);  // path_to_nameidata: drop the parent
+    cur_ = next;
+    ++i_;
+    return Step::kNext;
   }
 
-  res.dir = req.want_parent ? cur : (vfs.dentry(cur).parent == kNoDentry ? cur : vfs.dentry(cur).parent);
-  res.target = req.want_parent ? kNoDentry : cur;
-  if (rcu && req.keep_rcu) {
-    res.in_rcu = true;
-    return res;
+  // exec_permission on the directory; an ACL cannot be checked in rcu mode: drop to ref-walk first.
+  void may_exec() {
+    permission_loads(e_, cur_, opts_);
+    if (!acl_applies(e_, cur_, opts_)) return;
+    if (rcu_) {
+      ++stats_.permission;
+      drop_rcu(e_, cur_);
+      rcu_ = false;
+    }
+    acl_check_ref(e_, cur_);
   }
+
+  // Not in the dcache: ramfs has no such file (-ENOENT); the caller puts the directory and mount.
+  void missing(const std::string& name) {
+    if (rcu_) {
+      ++stats_.nodentry;
+      drop_rcu(e_, cur_);
+      rcu_ = false;
+    }
+    lookup_missing_and_kill(e_, cur_, name);
+    res_.dir = cur_;
+    res_.last = name;
+    res_.holds_refs = true;
+  }
+
+  // __d_lookup_rcu; do_follow_link and ->d_revalidate cannot run in rcu mode.
+  void lookup_rcu(DentryId next, bool follow) {
+    d_lookup_rcu(e_, cur_, next, opts_);
+    if (!follow && !vfs_.dentry(next).revalidate) return;
+    if (follow) {
+      ++stats_.link;
+    } else {
+      ++stats_.reval;
+    }
+    drop_rcu_pair(e_, cur_, next);
+    rcu_ = false;
+  }
+
+  // do_lookup in ref-walk: __d_lookup takes a reference ("..": follow_dotdot's dget), then the
+  // mount check and the inode.
+  void lookup_ref(DentryId next, const std::string& name) {
+    const Dentry& nd = vfs_.dentry(next);
+    if (name != "..") d_lookup_ref(e_, next);
+    if (name == "..") e_.dget(next);
+    e_.load(nd.obj, e_.spec().dcache_lock ? "d_mounted" : "d_flags");
+    e_.load(nd.obj, "d_inode");
+    e_.load(nd.inode, "i_op");
+  }
+
+  // Follows the link `link` at comps_[i_]: its body's components replace it, and the walk goes on
+  // from the body's first. open follows a trailing link in do_filp_open's own loop, with
+  // link_count zero, refusing the 33rd; every other link goes through do_follow_link, which
+  // refuses one nested MAX_NESTED_LINKS (8) deep or the 41st of the walk. Either way: ELOOP.
+  Step follow_link(DentryId link, bool last) {
+    const Dentry& nd = vfs_.dentry(link);
+    const bool by_open = last && req_.open_trailing;
+    const bool eloop = by_open ? trailing_links_++ == kMaxOpenTrailingLinks
+                               : nesting_[i_] >= kMaxNestedLinks || total_links_ >= kMaxTotalLinks;
+    if (eloop) {
+      // path_put_conditional(link) and path_put(&nd->path); the caller sees a failed walk that
+      // holds nothing (the start point saved by path_walk is still the caller's to put).
+      e_.dput(link);
+      put_path(e_, cur_);
+      res_.eloop = true;
+      return Step::kReturn;
+    }
+    if (!by_open) ++total_links_;
+    const int body_nesting = by_open ? 0 : nesting_[i_] + 1;
+    e_.load(nd.inode, "i_op");
+    e_.compute("follow_link");
+    if (!rcu_) e_.dput(link);  // the reference d_lookup_ref took on the link itself
+    bool abs = false;
+    auto target = split_path(nd.link_target, &abs);
+    const auto after = static_cast<std::ptrdiff_t>(i_) + 1;
+    std::vector<int> depth(target.size(), body_nesting);
+    depth.insert(depth.end(), nesting_.begin() + after, nesting_.end());
+    target.insert(target.end(), comps_.begin() + after, comps_.end());
+    comps_ = std::move(target);
+    nesting_ = std::move(depth);
+    i_ = 0;
+    if (abs) {
+      e_.dget(p_.root);
+      e_.dput(cur_);
+      cur_ = p_.root;
+    }
+    return Step::kNext;
+  }
+
+  // The end of the walk: stay in rcu mode for a caller that can (stat), else
   // nameidata_drop_rcu_last on the final element (or on the parent for LOOKUP_PARENT).
-  if (rcu) drop_rcu(e, cur);
-  res.holds_refs = true;
-  return res;
+  WalkResult finish() {
+    res_.dir = req_.want_parent ? cur_ : (vfs_.dentry(cur_).parent == kNoDentry ? cur_ : vfs_.dentry(cur_).parent);
+    res_.target = req_.want_parent ? kNoDentry : cur_;
+    if (rcu_ && req_.keep_rcu) {
+      res_.in_rcu = true;
+      return res_;
+    }
+    if (rcu_) drop_rcu(e_, cur_);
+    res_.holds_refs = true;
+    return res_;
+  }
+
+  Emitter& e_;
+  Vfs& vfs_;
+  const Process& p_;
+  const WalkRequest& req_;
+  const KernelOptions& opts_;
+  WalkStats& stats_;
+  bool rcu_;
+  DentryId cur_;
+  std::vector<std::string> comps_;
+  // For each component, how many link bodies it was spliced in from: the kernel's
+  // current->link_count when it follows a link there (link_path_walk recurses into each body).
+  std::vector<int> nesting_;
+  std::size_t i_ = 0;
+  int total_links_ = 0;     // current->total_link_count: links followed by do_follow_link
+  int trailing_links_ = 0;  // do_filp_open's own count of trailing links
+  WalkResult res_;
+};
+
+}  // namespace
+
+WalkResult walk_path(Emitter& e, const Process& p, const WalkRequest& req, const KernelOptions& opts, bool force_ref,
+                     WalkStats& stats) {
+  return PathWalk(e, p, req, opts, force_ref, stats).run();
 }
 
 void put_path(Emitter& e, DentryId d) {

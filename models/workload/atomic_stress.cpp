@@ -18,6 +18,32 @@ struct AtomicStressParams {
   std::optional<Picos> pause;  // nullopt: ssync_pause() of the run
 };
 
+constexpr std::pair<std::string_view, AtomicOp> kOps[] = {{"fai", AtomicOp::kFai},
+                                                          {"cas", AtomicOp::kCas},
+                                                          {"swap", AtomicOp::kSwap},
+                                                          {"tas", AtomicOp::kTas},
+                                                          {"cas-fai", AtomicOp::kCasFai}};
+
+constexpr Param<AtomicStressParams> kParams[] = {
+    {"op",
+     "the atomic operation: fai (lock xadd), cas (lock cmpxchg, may fail), swap (xchg), tas (xchg, then a store "
+     "of 0 when it won), cas-fai (read, then cmpxchg until it succeeds)",
+     [](const config::Node& n, AtomicStressParams& p) {
+       std::vector<std::pair<std::string, AtomicOp>> table;
+       for (const auto& [name, op] : kOps) table.emplace_back(name, op);
+       p.op = n.as_enum<AtomicOp>(table);
+     },
+     [](const AtomicStressParams& p) -> ParamValue {
+       for (const auto& [name, op] : kOps) {
+         if (op == p.op) return std::string(name);
+       }
+       return std::monostate{};
+     }},
+    {"pause", "user time after each operation; auto: the owner's window of the run's cores (SSYNC's rule)",
+     [](const config::Node& n, AtomicStressParams& p) { p.pause = read_pause(n); },
+     [](const AtomicStressParams& p) -> ParamValue { return p.pause ? time_text(*p.pause) : std::string("auto"); }},
+};
+
 class AtomicSource final : public CountingSource {
  public:
   AtomicSource(const RunControl& c, machine::LineId line, AtomicOp op, Picos pause)
@@ -55,30 +81,23 @@ class AtomicStress final : public PerProcessWorkload {
     for (CpuId c : cpus) add(vfs.new_process(c, cwd), std::make_unique<AtomicSource>(control, line, p_.op, pause));
   }
   std::string op_unit() const override { return "operation"; }
+  ResolvedParams params() const override { return resolve_params<AtomicStressParams>(kParams, p_); }
 
  private:
   AtomicStressParams p_;
 };
 
 std::unique_ptr<Workload> make(const config::Node* params) {
-  AtomicStressParams p;
-  if (params) {
-    if (auto n = params->optional("op")) {
-      p.op = n->as_enum<AtomicOp>({{"fai", AtomicOp::kFai},
-                                   {"cas", AtomicOp::kCas},
-                                   {"swap", AtomicOp::kSwap},
-                                   {"tas", AtomicOp::kTas},
-                                   {"cas-fai", AtomicOp::kCasFai}});
-    }
-    if (auto n = params->optional("pause")) p.pause = read_pause(*n);
-  }
-  return std::make_unique<AtomicStress>(p);
+  return std::make_unique<AtomicStress>(read_params<AtomicStressParams>(kParams, params, "atomic-stress"));
 }
+std::vector<ParamDoc> describe() { return describe_params<AtomicStressParams>(kParams); }
 
 }  // namespace
 
 const WorkloadKind kAtomicStressKind{
-    "atomic-stress", "one atomic operation (fai, cas, swap, tas, cas-fai) on one shared line, then a pause", make,
-    /*seeded=*/false, /*may_sleep=*/false};
+    "atomic-stress",    "one atomic operation (fai, cas, swap, tas, cas-fai) on one shared line, then a pause", make,
+    describe,
+    /*seeded=*/false,
+    /*may_sleep=*/false};
 
 }  // namespace walksim::workload

@@ -33,17 +33,20 @@ class CreatUnlink final : public PerProcessWorkload {
   }
   std::string op_unit() const override { return "creat/close/unlink"; }
 
+  ResolvedParams params() const override { return resolve_params(file_loop_params(), p_); }
+
  private:
   CreatUnlinkParams p_;
 };
 
 std::unique_ptr<Workload> make(const config::Node* params) {
-  return std::make_unique<CreatUnlink>(read_file_loop_params(params));
+  return std::make_unique<CreatUnlink>(read_params(file_loop_params(), params, "creat-unlink"));
 }
+std::vector<ParamDoc> describe() { return describe_params(file_loop_params()); }
 
 }  // namespace
 
-const WorkloadKind kCreatUnlinkKind{"creat-unlink",
-                                    "create (open O_CREAT), close and unlink a per-process file in a loop", make};
+const WorkloadKind kCreatUnlinkKind{
+    "creat-unlink", "create (open O_CREAT), close and unlink a per-process file in a loop", make, describe};
 
 }  // namespace walksim::workload

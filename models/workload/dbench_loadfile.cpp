@@ -100,65 +100,96 @@ ClientTree make_client_tree(std::uint32_t files_per_dir, sim::Rng& rng) {
   return t;
 }
 
-std::vector<LoadOp> make_loadfile(const ClientTree& tree, const LoadfileParams& p, sim::Rng& rng) {
-  if (tree.files.empty() || tree.dirs.size() < 2)
-    throw std::invalid_argument("dbench loadfile: the client tree is empty");
-  const Mix& m = p.mix;
-  const double s = static_cast<double>(p.ops) / m.total();
-  const std::uint64_t n_open = scaled(m.open_existing, s), n_missing = scaled(m.open_missing, s),
-                      n_create = scaled(m.create, s), n_mkdir = scaled(m.mkdir, s), n_open_if = scaled(m.open_if, s),
-                      n_read = scaled(m.read, s), n_write = scaled(m.write, s), n_qfile = scaled(m.query_file, s),
-                      n_qpath = scaled(m.query_path, s), n_find = scaled(m.find_first, s),
-                      n_qfs = p.statfs ? scaled(m.query_fs, s) : 0, n_flush = scaled(m.flush, s),
-                      n_sfile = scaled(m.set_file_info, s), n_lock = scaled(m.lock, s);
-  const std::uint64_t n_rename = std::min(scaled(m.rename, s), n_create);
-  const std::uint64_t file_sessions = n_open + n_create + n_open_if;
-  if (file_sessions == 0 && n_read + n_write + n_qfile + n_flush + n_sfile + n_lock > 0) {
-    throw std::invalid_argument("dbench loadfile: a pass of " + std::to_string(p.ops) + " ops has no file handles");
+namespace {
+
+// How many operations of each kind one pass has: the mix scaled to `p.ops`.
+struct Counts {
+  std::uint64_t open = 0, missing = 0, create = 0, mkdir = 0, open_if = 0, read = 0, write = 0, qfile = 0, qpath = 0,
+                find = 0, qfs = 0, flush = 0, sfile = 0, lock = 0, rename = 0;
+  explicit Counts(const LoadfileParams& p) {
+    const Mix& m = p.mix;
+    const double s = static_cast<double>(p.ops) / m.total();
+    open = scaled(m.open_existing, s);
+    missing = scaled(m.open_missing, s);
+    create = scaled(m.create, s);
+    mkdir = scaled(m.mkdir, s);
+    open_if = scaled(m.open_if, s);
+    read = scaled(m.read, s);
+    write = scaled(m.write, s);
+    qfile = scaled(m.query_file, s);
+    qpath = scaled(m.query_path, s);
+    find = scaled(m.find_first, s);
+    qfs = p.statfs ? scaled(m.query_fs, s) : 0;
+    flush = scaled(m.flush, s);
+    sfile = scaled(m.set_file_info, s);
+    lock = scaled(m.lock, s);
+    rename = std::min(scaled(m.rename, s), create);
+  }
+};
+
+// Builds one pass, step by step; the steps draw from `rng` in the order make_loadfile calls them.
+class LoadfileBuilder {
+ public:
+  LoadfileBuilder(const ClientTree& tree, const LoadfileParams& p, sim::Rng& rng)
+      : tree_(tree), p_(p), rng_(rng), n_(p), subdirs_(tree.dirs.begin() + 1, tree.dirs.end()), used_(subdirs_.size()) {
+    // Names in use per directory: the persistent files, then every temporary name of the pass.
+    for (const auto& f : tree.files) {
+      const auto dir = std::find(subdirs_.begin(), subdirs_.end(), parent_of(f));
+      if (dir != subdirs_.end()) {
+        used_[static_cast<std::size_t>(dir - subdirs_.begin())].insert(f.substr(f.rfind('/') + 1));
+      }
+    }
+    qpath_left_ = n_.qpath;
+    missing_left_ = n_.missing;
   }
 
-  // Names in use per directory: the persistent files, then every temporary name of the pass.
-  std::vector<std::string> subdirs(tree.dirs.begin() + 1, tree.dirs.end());
-  std::vector<std::set<std::string>> used(subdirs.size());
-  for (const auto& f : tree.files) {
-    const auto dir = std::find(subdirs.begin(), subdirs.end(), parent_of(f));
-    if (dir != subdirs.end()) used[static_cast<std::size_t>(dir - subdirs.begin())].insert(f.substr(f.rfind('/') + 1));
+  std::vector<LoadOp> build() {
+    std::vector<Unit> units = file_sessions();
+    add_handle_ops(units);
+    add_mkdirs(units);
+    add_single_ops(units);
+    for (std::size_t k = units.size(); k > 1; --k) std::swap(units[k - 1], units[rng_.below(k)]);
+    return interleave(std::move(units));
   }
-  auto temp_path = [&](const char* ext) {
-    const std::size_t d = rng.below(subdirs.size());
-    return subdirs[d] + "/" + fresh_name(rng, used[d], ext);
-  };
-  auto persistent = [&] { return tree.files[rng.below(tree.files.size())]; };
 
-  std::vector<Unit> sessions;  // file handles first (handle operations go to these), then directories
-  std::uint64_t qpath_left = n_qpath, missing_left = n_missing;
-  for (std::uint64_t i = 0; i < n_open + n_open_if; ++i) {
-    Unit u;
-    u.handle = true;
-    u.ops.push_back(op(i < n_open ? OpKind::kOpenExisting : OpKind::kOpenIf, persistent()));
-    sessions.push_back(std::move(u));
+ private:
+  std::string persistent() { return tree_.files[rng_.below(tree_.files.size())]; }
+
+  // File handles: opens of persistent files, then creates of temporary ones (each preceded by a
+  // failing query or open, and followed by a rename and its unlink).
+  std::vector<Unit> file_sessions() {
+    std::vector<Unit> sessions;
+    for (std::uint64_t i = 0; i < n_.open + n_.open_if; ++i) {
+      Unit u;
+      u.handle = true;
+      u.ops.push_back(op(i < n_.open ? OpKind::kOpenExisting : OpKind::kOpenIf, persistent()));
+      sessions.push_back(std::move(u));
+    }
+    for (std::uint64_t i = 0; i < n_.create; ++i) sessions.push_back(create_session(i < n_.rename));
+    return sessions;
   }
-  for (std::uint64_t i = 0; i < n_create; ++i) {
+
+  Unit create_session(bool renamed) {
     Unit u;
     u.handle = true;
-    const std::size_t d = rng.below(subdirs.size());
-    const std::string path = subdirs[d] + "/" + fresh_name(rng, used[d]);
-    if (qpath_left > 0 && rng.uniform() < kQueryPathBeforeCreate) {
+    const std::size_t d = rng_.below(subdirs_.size());
+    const std::string path = subdirs_[d] + "/" + fresh_name(rng_, used_[d]);
+    if (qpath_left_ > 0 && rng_.uniform() < kQueryPathBeforeCreate) {
       LoadOp q = op(OpKind::kQueryPathInfo, path);
       q.exists = false;
       u.ops.push_back(q);
-      --qpath_left;
+      --qpath_left_;
     }
-    if (missing_left > 0) {  // the client first tries to open the name, which fails
+    if (missing_left_ > 0) {  // the client first tries to open the name, which fails
       u.ops.push_back(op(OpKind::kOpenMissing, path));
-      --missing_left;
+      --missing_left_;
     }
     u.ops.push_back(op(OpKind::kCreate, path));
     // After the Close: an optional rename within the directory, then the unlink.
     Unit unlink;
-    if (i < n_rename) {
+    if (renamed) {
       LoadOp r = op(OpKind::kRename, path);
-      r.path2 = subdirs[d] + "/" + fresh_name(rng, used[d]);
+      r.path2 = subdirs_[d] + "/" + fresh_name(rng_, used_[d]);
       unlink.ops.push_back(op(OpKind::kUnlink, r.path2));
       Unit rename;
       rename.ops.push_back(std::move(r));
@@ -168,122 +199,158 @@ std::vector<LoadOp> make_loadfile(const ClientTree& tree, const LoadfileParams& 
       unlink.ops.push_back(op(OpKind::kUnlink, path));
       u.follow_up.push_back(std::move(unlink));
     }
-    sessions.push_back(std::move(u));
-  }
-  // Handle operations, each on a random file handle, in random order within it.
-  std::vector<std::vector<LoadOp>> middle(sessions.size());
-  auto spread = [&](OpKind k, std::uint64_t n, std::uint32_t bytes) {
-    for (std::uint64_t i = 0; i < n; ++i) {
-      const std::size_t s_i = rng.below(sessions.size());
-      middle[s_i].push_back(op(k, sessions[s_i].ops.back().path, bytes));
-    }
-  };
-  spread(OpKind::kReadX, n_read, p.io_size);
-  spread(OpKind::kWriteX, n_write, p.io_size);
-  spread(OpKind::kQueryFileInfo, n_qfile, 0);
-  spread(OpKind::kFlush, n_flush, 0);
-  spread(OpKind::kSetFileInfo, n_sfile, 0);
-  spread(OpKind::kLockX, n_lock, 0);
-  for (std::size_t i = 0; i < sessions.size(); ++i) {
-    auto& mid = middle[i];
-    for (std::size_t k = mid.size(); k > 1; --k) std::swap(mid[k - 1], mid[rng.below(k)]);
-    const std::string path = sessions[i].ops.back().path;
-    for (auto& o : mid) {
-      const bool lock = o.kind == OpKind::kLockX;
-      sessions[i].ops.push_back(std::move(o));
-      if (lock) sessions[i].ops.push_back(op(OpKind::kUnlockX, path));
-    }
-    sessions[i].ops.push_back(op(OpKind::kClose, path));
-  }
-  for (std::uint64_t i = 0; i < n_mkdir; ++i) {
-    const std::size_t d = rng.below(subdirs.size());
-    std::string name;
-    do {
-      name = "D" + std::to_string(rng.below(100000));
-    } while (!used[d].insert(name).second);
-    const std::string path = subdirs[d] + "/" + name;
-    Unit u;
-    u.handle = true;
-    u.ops.push_back(op(OpKind::kMkdir, path));
-    u.ops.push_back(op(OpKind::kClose, path));
-    Unit rmdir;
-    rmdir.ops.push_back(op(OpKind::kRmdir, path));
-    u.follow_up.push_back(std::move(rmdir));
-    sessions.push_back(std::move(u));
+    return u;
   }
 
-  std::vector<Unit> units = std::move(sessions);
-  auto single = [&](LoadOp o) {
-    Unit u;
-    u.ops.push_back(std::move(o));
-    units.push_back(std::move(u));
-  };
-  for (std::uint64_t i = 0; i < qpath_left; ++i) {
-    single(op(OpKind::kQueryPathInfo,
-              rng.uniform() < kQueryPathOnDir ? tree.dirs[rng.below(tree.dirs.size())] : persistent()));
-  }
-  for (std::uint64_t i = 0; i < missing_left; ++i) single(op(OpKind::kOpenMissing, temp_path("JNK")));
-  for (std::uint64_t i = 0; i < n_find; ++i) {
-    // A wildcard name: the stat of resolve_name fails, then the directory is listed.
-    const std::string dir = rng.uniform() < kFindFirstInDmtmp ? tree.dirs[0] : subdirs[rng.below(subdirs.size())];
-    single(op(OpKind::kFindFirst, dir + "/<.JNK"));
-  }
-  for (std::uint64_t i = 0; i < n_qfs; ++i) single(op(OpKind::kQueryFsInfo, "."));
-
-  for (std::size_t k = units.size(); k > 1; --k) std::swap(units[k - 1], units[rng.below(k)]);
-
-  // Interleave.
-  std::vector<LoadOp> out;
-  std::deque<Unit> ready(std::make_move_iterator(units.begin()), std::make_move_iterator(units.end()));
-  struct Active {
-    Unit unit;
-    std::size_t pos = 0;
-  };
-  std::vector<Active> active;
-  std::vector<std::pair<std::uint64_t, Unit>> delayed;  // (start after this many unit starts, unit)
-  std::uint64_t started = 0;
-  auto finish = [&](Unit& u) {
-    for (auto& f : u.follow_up) delayed.emplace_back(started + 1 + rng.below(kFollowUpDelay), std::move(f));
-  };
-  for (;;) {
-    for (std::size_t i = 0; i < delayed.size();) {
-      if (delayed[i].first <= started) {
-        ready.push_front(std::move(delayed[i].second));
-        delayed.erase(delayed.begin() + static_cast<std::ptrdiff_t>(i));
-      } else {
-        ++i;
+  // Handle operations, each on a random file handle, in random order within it; then its Close.
+  void add_handle_ops(std::vector<Unit>& sessions) {
+    std::vector<std::vector<LoadOp>> middle(sessions.size());
+    auto spread = [&](OpKind k, std::uint64_t n, std::uint32_t bytes) {
+      for (std::uint64_t i = 0; i < n; ++i) {
+        const std::size_t s_i = rng_.below(sessions.size());
+        middle[s_i].push_back(op(k, sessions[s_i].ops.back().path, bytes));
       }
+    };
+    spread(OpKind::kReadX, n_.read, p_.io_size);
+    spread(OpKind::kWriteX, n_.write, p_.io_size);
+    spread(OpKind::kQueryFileInfo, n_.qfile, 0);
+    spread(OpKind::kFlush, n_.flush, 0);
+    spread(OpKind::kSetFileInfo, n_.sfile, 0);
+    spread(OpKind::kLockX, n_.lock, 0);
+    for (std::size_t i = 0; i < sessions.size(); ++i) {
+      auto& mid = middle[i];
+      for (std::size_t k = mid.size(); k > 1; --k) std::swap(mid[k - 1], mid[rng_.below(k)]);
+      const std::string path = sessions[i].ops.back().path;
+      for (auto& o : mid) {
+        const bool lock = o.kind == OpKind::kLockX;
+        sessions[i].ops.push_back(std::move(o));
+        if (lock) sessions[i].ops.push_back(op(OpKind::kUnlockX, path));
+      }
+      sessions[i].ops.push_back(op(OpKind::kClose, path));
     }
-    const bool can_start = !ready.empty() && active.size() < p.max_open;
-    if (!can_start && active.empty()) {
-      if (delayed.empty()) break;
-      started = std::min_element(delayed.begin(), delayed.end(), [](const auto& a, const auto& b) {
-                  return a.first < b.first;
-                })->first;
-      continue;
+  }
+
+  // Directory handles: mkdir and Close, and later the rmdir.
+  void add_mkdirs(std::vector<Unit>& units) {
+    for (std::uint64_t i = 0; i < n_.mkdir; ++i) {
+      const std::size_t d = rng_.below(subdirs_.size());
+      std::string name;
+      do {
+        name = "D" + std::to_string(rng_.below(100000));
+      } while (!used_[d].insert(name).second);
+      const std::string path = subdirs_[d] + "/" + name;
+      Unit u;
+      u.handle = true;
+      u.ops.push_back(op(OpKind::kMkdir, path));
+      u.ops.push_back(op(OpKind::kClose, path));
+      Unit rmdir;
+      rmdir.ops.push_back(op(OpKind::kRmdir, path));
+      u.follow_up.push_back(std::move(rmdir));
+      units.push_back(std::move(u));
     }
-    if (can_start && (active.empty() || rng.uniform() < kStartProbability)) {
-      Unit u = std::move(ready.front());
-      ready.pop_front();
-      ++started;
-      if (!u.handle) {
-        for (auto& o : u.ops) out.push_back(std::move(o));
-        finish(u);
+  }
+
+  // Path operations on their own: the queries and failing opens not spent before creates, the
+  // directory listings and statfs.
+  void add_single_ops(std::vector<Unit>& units) {
+    auto single = [&](LoadOp o) {
+      Unit u;
+      u.ops.push_back(std::move(o));
+      units.push_back(std::move(u));
+    };
+    for (std::uint64_t i = 0; i < qpath_left_; ++i) {
+      single(op(OpKind::kQueryPathInfo,
+                rng_.uniform() < kQueryPathOnDir ? tree_.dirs[rng_.below(tree_.dirs.size())] : persistent()));
+    }
+    for (std::uint64_t i = 0; i < missing_left_; ++i) {
+      const std::size_t d = rng_.below(subdirs_.size());
+      single(op(OpKind::kOpenMissing, subdirs_[d] + "/" + fresh_name(rng_, used_[d], "JNK")));
+    }
+    for (std::uint64_t i = 0; i < n_.find; ++i) {
+      // A wildcard name: the stat of resolve_name fails, then the directory is listed.
+      const std::string dir =
+          rng_.uniform() < kFindFirstInDmtmp ? tree_.dirs[0] : subdirs_[rng_.below(subdirs_.size())];
+      single(op(OpKind::kFindFirst, dir + "/<.JNK"));
+    }
+    for (std::uint64_t i = 0; i < n_.qfs; ++i) single(op(OpKind::kQueryFsInfo, "."));
+  }
+
+  // Up to max_open handle units open at a time: each step starts the next unit or advances a
+  // random open one; a finished unit's follow-ups start a few unit starts later.
+  std::vector<LoadOp> interleave(std::vector<Unit> units) {
+    std::vector<LoadOp> out;
+    std::deque<Unit> ready(std::make_move_iterator(units.begin()), std::make_move_iterator(units.end()));
+    struct Active {
+      Unit unit;
+      std::size_t pos = 0;
+    };
+    std::vector<Active> active;
+    std::vector<std::pair<std::uint64_t, Unit>> delayed;  // (start after this many unit starts, unit)
+    std::uint64_t started = 0;
+    auto finish = [&](Unit& u) {
+      for (auto& f : u.follow_up) delayed.emplace_back(started + 1 + rng_.below(kFollowUpDelay), std::move(f));
+    };
+    for (;;) {
+      for (std::size_t i = 0; i < delayed.size();) {
+        if (delayed[i].first <= started) {
+          ready.push_front(std::move(delayed[i].second));
+          delayed.erase(delayed.begin() + static_cast<std::ptrdiff_t>(i));
+        } else {
+          ++i;
+        }
+      }
+      const bool can_start = !ready.empty() && active.size() < p_.max_open;
+      if (!can_start && active.empty()) {
+        if (delayed.empty()) break;
+        started = std::min_element(delayed.begin(), delayed.end(), [](const auto& a, const auto& b) {
+                    return a.first < b.first;
+                  })->first;
         continue;
       }
-      out.push_back(u.ops[0]);
-      active.push_back({std::move(u), 1});
-    } else {
-      const std::size_t a = rng.below(active.size());
-      Active& x = active[a];
-      out.push_back(x.unit.ops[x.pos++]);
-      if (x.pos == x.unit.ops.size()) {
-        finish(x.unit);
-        active.erase(active.begin() + static_cast<std::ptrdiff_t>(a));
+      if (can_start && (active.empty() || rng_.uniform() < kStartProbability)) {
+        Unit u = std::move(ready.front());
+        ready.pop_front();
+        ++started;
+        if (!u.handle) {
+          for (auto& o : u.ops) out.push_back(std::move(o));
+          finish(u);
+          continue;
+        }
+        out.push_back(u.ops[0]);
+        active.push_back({std::move(u), 1});
+      } else {
+        const std::size_t a = rng_.below(active.size());
+        Active& x = active[a];
+        out.push_back(x.unit.ops[x.pos++]);
+        if (x.pos == x.unit.ops.size()) {
+          finish(x.unit);
+          active.erase(active.begin() + static_cast<std::ptrdiff_t>(a));
+        }
       }
     }
+    return out;
   }
-  return out;
+
+  const ClientTree& tree_;
+  const LoadfileParams& p_;
+  sim::Rng& rng_;
+  const Counts n_;
+  std::vector<std::string> subdirs_;
+  std::vector<std::set<std::string>> used_;
+  std::uint64_t qpath_left_ = 0, missing_left_ = 0;  // queries and failing opens not yet placed
+};
+
+}  // namespace
+
+std::vector<LoadOp> make_loadfile(const ClientTree& tree, const LoadfileParams& p, sim::Rng& rng) {
+  if (tree.files.empty() || tree.dirs.size() < 2) {
+    throw std::invalid_argument("dbench loadfile: the client tree is empty");
+  }
+  const Counts n(p);
+  if (n.open + n.create + n.open_if == 0 && n.read + n.write + n.qfile + n.flush + n.sfile + n.lock > 0) {
+    throw std::invalid_argument("dbench loadfile: a pass of " + std::to_string(p.ops) + " ops has no file handles");
+  }
+  return LoadfileBuilder(tree, p, rng).build();
 }
 
 std::uint32_t to_syscalls(const LoadOp& op, const std::string& prefix, std::vector<kernel::Syscall>& out) {

@@ -13,6 +13,11 @@ namespace {
 
 using testing::RunArgs;
 
+// The loadfile client `client` of a built dbench workload replays.
+const std::vector<dbench::LoadOp>* loadfile_of(const Workload& w, std::size_t client) {
+  return dynamic_cast<const dbench::Dbench&>(w).loadfile(client);
+}
+
 struct DbenchRun {
   std::unique_ptr<Workload> w;
   RunResult r;
@@ -36,7 +41,7 @@ DbenchRun dbench(const std::string& kernel, std::uint32_t clients, const std::st
     once.control.ops_per_process = 1;
     testing::run(once, *probe);
     a.control.ops_per_process =
-        static_cast<std::uint64_t>(static_cast<double>(dbench_loadfile(*probe, 0)->size()) * passes);
+        static_cast<std::uint64_t>(static_cast<double>(loadfile_of(*probe, 0)->size()) * passes);
   }
   d.r = testing::run(a, *d.w);
   return d;
@@ -44,7 +49,7 @@ DbenchRun dbench(const std::string& kernel, std::uint32_t clients, const std::st
 
 TEST(Dbench, ClientsReplayAPassCountingBytesAndFailOnlyWhereDesigned) {
   const auto d = dbench("linux-2.6.35", 4);
-  const auto* lf = dbench_loadfile(*d.w, 0);
+  const auto* lf = loadfile_of(*d.w, 0);
   ASSERT_NE(lf, nullptr);
   std::uint64_t designed = 0, calls = 0, bytes = 0;
   for (const auto& op : *lf) {

@@ -14,8 +14,8 @@ struct FileLoopParams {
   Picos user = 0;  // user-space time per iteration
 };
 
-// Reads `shared_dir`, `cwd` and `user_time` (all optional).
-FileLoopParams read_file_loop_params(const config::Node* params);
+// The table of `shared_dir`, `cwd` and `user_time` (all optional).
+std::span<const Param<FileLoopParams>> file_loop_params();
 
 // Makes process i's directory (the cwd itself, or ./p<i>/ homed on its node) and returns the
 // relative path of its file "f<i>" there; `dir` receives the directory.

@@ -42,6 +42,52 @@ struct GitDiffParams {
   std::uint32_t runs = 1;    // git diff runs in sequence
 };
 
+// Each process gets its own copy of the tree, and a copy costs about 3.4 KB of host memory per
+// file (measured: 1.0 GB for 300,000 files; its dentry, inode, their simulated lines and the
+// executor's words). The old range, up to 10,000,000 files, ran out of memory with one thread.
+constexpr Param<GitDiffParams> kParams[] = {
+    {"files", "files of the synthetic tree (1..300000; each process's copy costs about 3.4 KB of host memory per file)",
+     [](const config::Node& n, GitDiffParams& p) {
+       p.shape.files = read_count(n, "files", 1, kMaxFiles,
+                                  "(each process's copy of the tree costs about 3.4 KB of host memory per file)");
+     },
+     [](const GitDiffParams& p) -> ParamValue { return std::uint64_t{p.shape.files}; }},
+    {"dirs", "directories of the synthetic tree below its root (1..150000)",
+     [](const config::Node& n, GitDiffParams& p) {
+       p.shape.dirs = read_count(n, "dirs", 1, kMaxFiles / 2, "(a tree needs two files per directory)");
+     },
+     [](const GitDiffParams& p) -> ParamValue { return std::uint64_t{p.shape.dirs}; }},
+    {"mean_components", "mean path components of a file of the synthetic tree (1..12)",
+     [](const config::Node& n, GitDiffParams& p) {
+       p.shape.mean_components = n.as_double();
+       if (!(p.shape.mean_components >= 1 && p.shape.mean_components <= 12)) n.fail("mean_components must be 1..12");
+     },
+     [](const GitDiffParams& p) -> ParamValue { return p.shape.mean_components; }},
+    {"scan", "a directory of this machine whose tree is diffed instead of the synthetic one",
+     [](const config::Node& n, GitDiffParams& p) {
+       p.scan = n.as_string();
+       if (p.scan.empty()) n.fail("scan must name a directory");
+     },
+     [](const GitDiffParams& p) -> ParamValue {
+       return p.scan.empty() ? ParamValue(std::monostate{}) : ParamValue(p.scan);
+     }},
+    {"preload", "core.preloadindex: threads sharing one fs_struct, each lstat-ing a slice of one tree",
+     [](const config::Node& n, GitDiffParams& p) { p.preload = n.as_bool(); },
+     [](const GitDiffParams& p) -> ParamValue { return p.preload; }},
+    {"leading_dirs", "preload threads lstat each entry's leading directories through a per-thread cache first",
+     [](const config::Node& n, GitDiffParams& p) { p.leading_dirs = n.as_bool(); },
+     [](const GitDiffParams& p) -> ParamValue { return p.leading_dirs; }},
+    {"user_time_per_entry", "user-space time per index entry (ie_match_stat, the diff itself)",
+     [](const config::Node& n, GitDiffParams& p) { p.user_per_entry = config::operation_time(n); },
+     [](const GitDiffParams& p) -> ParamValue { return time_text(p.user_per_entry); }},
+    {"runs", "git diff runs in sequence per process (at least 1)",
+     [](const config::Node& n, GitDiffParams& p) {
+       p.runs = n.as_uint32();
+       if (p.runs == 0) n.fail("runs must be at least 1");
+     },
+     [](const GitDiffParams& p) -> ParamValue { return std::uint64_t{p.runs}; }},
+};
+
 class GitDiffSource final : public CountingSource {
  public:
   GitDiffSource(const RunControl& c, const FileTree& tree, std::size_t begin, std::size_t end, const GitDiffParams& p)
@@ -97,7 +143,7 @@ class GitDiffSource final : public CountingSource {
   bool first_call_ = true;
 };
 
-class GitDiff final : public Workload {
+class GitDiff final : public PerProcessWorkload {
  public:
   GitDiff(GitDiffParams p, FileTree tree) : p_(std::move(p)), tree_(std::move(tree)) {}
 
@@ -110,8 +156,7 @@ class GitDiff final : public Workload {
       const std::size_t slice = (n + t - 1) / t;  // DIV_ROUND_UP
       for (std::size_t i = 0; i < t; ++i) {
         const std::size_t b = std::min(n, i * slice), e = std::min(n, b + slice);
-        procs_.push_back(&vfs.new_process(cpus[i], root, fs));
-        sources_.push_back(std::make_unique<GitDiffSource>(control, tree_, b, e, p_));
+        add(vfs.new_process(cpus[i], root, fs), std::make_unique<GitDiffSource>(control, tree_, b, e, p_));
       }
       return;
     }
@@ -119,8 +164,7 @@ class GitDiff final : public Workload {
       for (std::size_t i = 0; i < cpus.size(); ++i) {
         const auto node = vfs.machine().node_of(vfs.machine().core_of(cpus[i]));
         const kernel::DentryId root = make_tree(vfs, "/repo" + std::to_string(i), false, node);
-        procs_.push_back(&vfs.new_process(cpus[i], root));
-        sources_.push_back(std::make_unique<GitDiffSource>(control, tree_, 0, tree_.files.size(), p_));
+        add(vfs.new_process(cpus[i], root), std::make_unique<GitDiffSource>(control, tree_, 0, tree_.files.size(), p_));
       }
     } catch (const std::bad_alloc&) {
       throw std::runtime_error("out of memory building " + std::to_string(cpus.size()) + " copies of a " +
@@ -129,16 +173,12 @@ class GitDiff final : public Workload {
                                "fewer files or threads, or preload: true (one shared tree)");
     }
   }
-  std::size_t process_count() const override { return procs_.size(); }
-  kernel::Process& process(std::size_t i) override { return *procs_[i]; }
-  CountingSource& source(std::size_t i) override { return *sources_[i]; }
   std::string op_unit() const override { return "lstat"; }
   bool set_user_time(Picos t) override {
     p_.user_per_entry = t;
     return true;
   }
-
-  std::uint64_t entries() const { return tree_.files.size(); }
+  ResolvedParams params() const override { return resolve_params<GitDiffParams>(kParams, p_); }
 
  private:
   kernel::DentryId make_tree(kernel::Vfs& vfs, const std::string& at, bool shared, std::uint32_t node) {
@@ -169,53 +209,16 @@ class GitDiff final : public Workload {
 
   GitDiffParams p_;
   FileTree tree_;
-  std::vector<kernel::Process*> procs_;
-  std::vector<std::unique_ptr<GitDiffSource>> sources_;
 };
 
 std::unique_ptr<Workload> make(const config::Node* params) {
-  GitDiffParams p;
-  std::optional<config::Node> scan_node;
-  if (params) {
-    // Each process gets its own copy of the tree, and a copy costs about 3.4 KB of host memory per
-    // file (measured: 1.0 GB for 300,000 files; its dentry, inode, their simulated lines and the
-    // executor's words). The old range, up to 10,000,000 files, ran out of memory with one thread.
-    if (auto n = params->optional("files")) {
-      p.shape.files = n->as_uint32();
-      if (p.shape.files == 0 || p.shape.files > kMaxFiles) {
-        n->fail("files must be 1.." + std::to_string(kMaxFiles) +
-                " (each process's copy of the tree costs about "
-                "3.4 KB of host memory per file)");
-      }
-    }
-    if (auto n = params->optional("dirs")) {
-      p.shape.dirs = n->as_uint32();
-      if (p.shape.dirs == 0 || p.shape.dirs > kMaxFiles / 2) {
-        n->fail("dirs must be 1.." + std::to_string(kMaxFiles / 2) + " (a tree needs two files per directory)");
-      }
-    }
-    if (auto n = params->optional("mean_components")) {
-      p.shape.mean_components = n->as_double();
-      if (!(p.shape.mean_components >= 1 && p.shape.mean_components <= 12)) n->fail("mean_components must be 1..12");
-    }
-    if (auto n = params->optional("scan")) {
-      p.scan = n->as_string();
-      scan_node = *n;
-    }
-    if (auto n = params->optional("preload")) p.preload = n->as_bool();
-    if (auto n = params->optional("leading_dirs")) p.leading_dirs = n->as_bool();
-    if (auto n = params->optional("user_time_per_entry")) p.user_per_entry = config::operation_time(*n);
-    if (auto n = params->optional("runs")) {
-      p.runs = n->as_uint32();
-      if (p.runs == 0) n->fail("runs must be at least 1");
-    }
-  }
+  const GitDiffParams p = read_params<GitDiffParams>(kParams, params, "git-diff");
   FileTree tree;
-  if (scan_node) {
+  if (!p.scan.empty()) {
     try {
       tree = scan_tree(p.scan);
     } catch (const std::runtime_error& e) {
-      scan_node->fail(e.what());
+      params->child("scan").fail(e.what());
     }
   } else {
     try {
@@ -227,17 +230,13 @@ std::unique_ptr<Workload> make(const config::Node* params) {
   }
   return std::make_unique<GitDiff>(p, std::move(tree));
 }
+std::vector<ParamDoc> describe() { return describe_params<GitDiffParams>(kParams); }
 
 }  // namespace git
 
-std::optional<std::uint64_t> git_diff_entries(const Workload& w) {
-  const auto* g = dynamic_cast<const git::GitDiff*>(&w);
-  if (!g) return std::nullopt;
-  return g->entries();
-}
-
 const WorkloadKind kGitDiffKind{
-    "git-diff", "cached git diff: lstat of every index entry of a 2.6.35-sized tree (or a scanned one)", git::make,
+    "git-diff",       "cached git diff: lstat of every index entry of a 2.6.35-sized tree (or a scanned one)",
+    git::make,        git::describe,
     /*seeded=*/false, /*may_sleep=*/false};
 
 }  // namespace walksim::workload

@@ -3,8 +3,8 @@
 // prerequisites, runs the recipe through /bin/sh, which execs gcc (a PATH search, a symlink),
 // which runs cc1 (below a symlinked directory) and as, each loading shared libraries through
 // symlinks; cc1 opens the source and its headers across the -I directories, some after a miss;
-// as and fixdep write their outputs. The counts are chosen, not measured: see docs below and
-// the report in make().
+// as and fixdep write their outputs. The counts are chosen, not measured: see the design
+// targets below.
 //
 // Design targets. [PL] counted, for a kbuild on a 2.6.38-rc vfs-scale kernel, 2.3% of rcu-walk
 // lookups dropping for a missing dentry and 4.0% for a symlink. That kernel ran on a disk
@@ -52,6 +52,41 @@ constexpr HeaderDir kHeaderDirs[] = {{"include", "linux", 400},
                                      {"include", "asm-generic", 60},
                                      {"include", "net", 40}};
 constexpr const char* kMissDir = "arch/x86/include";  // the first -I directory, tried for every <linux/...>
+
+// Headers in all, and those that can be missed (found only after a probe of kMissDir).
+constexpr std::uint32_t header_pool(bool missable_only) {
+  std::uint32_t n = 0;
+  for (const auto& hd : kHeaderDirs) {
+    if (!missable_only || std::string_view(hd.include) != kMissDir) n += hd.count;
+  }
+  return n;
+}
+
+constexpr Param<KbuildParams> kParams[] = {
+    {"units_per_dir", ".c files in each of the 20 source directories (1..10000)",
+     [](const config::Node& n, KbuildParams& p) { p.units_per_dir = read_count(n, "units_per_dir", 1, 10000); },
+     [](const KbuildParams& p) -> ParamValue { return std::uint64_t{p.units_per_dir}; }},
+    {"prereq_stats", "headers make stats per unit after its own stat cache (0..700, the headers of the tree)",
+     [](const config::Node& n, KbuildParams& p) {
+       p.prereq_stats = read_count(n, "prereq_stats", 0, header_pool(false));
+     },
+     [](const KbuildParams& p) -> ParamValue { return std::uint64_t{p.prereq_stats}; }},
+    {"headers", "headers cc1 opens per unit (0..700)",
+     [](const config::Node& n, KbuildParams& p) { p.headers = read_count(n, "headers", 0, header_pool(false)); },
+     [](const KbuildParams& p) -> ParamValue { return std::uint64_t{p.headers}; }},
+    {"header_misses", "of those, opened after a failed probe of arch/x86/include (at most headers, and 500)",
+     [](const config::Node& n, KbuildParams& p) {
+       p.header_misses = read_count(n, "header_misses", 0, std::min(p.headers, header_pool(true)));
+     },
+     [](const KbuildParams& p) -> ParamValue { return std::uint64_t{p.header_misses}; }},
+    {"user_time_per_unit", "user-space time per unit (cc1's compile; 0: system calls only)",
+     [](const config::Node& n, KbuildParams& p) { p.user_per_unit = config::operation_time(n); },
+     [](const KbuildParams& p) -> ParamValue { return time_text(p.user_per_unit); }},
+    {"src", "the kernel tree's directory (absolute, below /)",
+     [](const config::Node& n, KbuildParams& p) { p.src = read_absolute_dir(n, "src", "/usr/src/linux", false); },
+     [](const KbuildParams& p) -> ParamValue { return p.src; }},
+};
+static_assert(header_pool(false) == 700 && header_pool(true) == 500, "the docs above give these bounds");
 
 struct Header {
   std::string path;  // "include/linux/sched.h"
@@ -202,7 +237,7 @@ class KbuildSource final : public CountingSource {
   std::size_t pos_ = 0;
 };
 
-class Kbuild final : public Workload {
+class Kbuild final : public PerProcessWorkload {
  public:
   explicit Kbuild(KbuildParams p) : p_(std::move(p)) {}
 
@@ -256,52 +291,28 @@ class Kbuild final : public Workload {
       vfs.dentry(d).link_target = l.target;
     }
     for (std::size_t i = 0; i < cpus.size(); ++i) {
-      procs_.push_back(&vfs.new_process(cpus[i], src));
-      sources_.push_back(std::make_unique<KbuildSource>(control, b_, p_, i % b_.units.size(), cpus.size(), rng.next()));
+      kernel::Process& proc = vfs.new_process(cpus[i], src);
+      add(proc, std::make_unique<KbuildSource>(control, b_, p_, i % b_.units.size(), cpus.size(), rng.next()));
     }
   }
-  std::size_t process_count() const override { return procs_.size(); }
-  kernel::Process& process(std::size_t i) override { return *procs_[i]; }
-  CountingSource& source(std::size_t i) override { return *sources_[i]; }
   std::string op_unit() const override { return "compilation unit"; }
+  ResolvedParams params() const override { return resolve_params<KbuildParams>(kParams, p_); }
 
  private:
   KbuildParams p_;
   Build b_;
-  std::vector<kernel::Process*> procs_;
-  std::vector<std::unique_ptr<KbuildSource>> sources_;
 };
 
 std::unique_ptr<Workload> make(const config::Node* params) {
-  KbuildParams p;
-  std::uint32_t pool = 0, missable = 0;
-  for (const auto& hd : kHeaderDirs) {
-    pool += hd.count;
-    if (std::string(hd.include) != kMissDir) missable += hd.count;
-  }
-  if (params) {
-    auto count = [&](const char* key, std::uint32_t& v, std::uint32_t lo, std::uint32_t hi) {
-      if (auto n = params->optional(key)) {
-        v = n->as_uint32();
-        if (v < lo || v > hi) n->fail(std::string(key) + " must be " + std::to_string(lo) + ".." + std::to_string(hi));
-      }
-    };
-    count("units_per_dir", p.units_per_dir, 1, 10000);
-    count("prereq_stats", p.prereq_stats, 0, pool);
-    count("headers", p.headers, 0, pool);
-    count("header_misses", p.header_misses, 0, std::min(p.headers, missable));
-    if (auto n = params->optional("user_time_per_unit")) p.user_per_unit = config::operation_time(*n);
-    if (auto n = params->optional("src")) {
-      p.src = read_absolute_dir(*n, "src", "/usr/src/linux", false);
-    }
-  }
-  return std::make_unique<Kbuild>(p);
+  return std::make_unique<Kbuild>(read_params<KbuildParams>(kParams, params, "kbuild"));
 }
+std::vector<ParamDoc> describe() { return describe_params<KbuildParams>(kParams); }
 
 }  // namespace
 
 const WorkloadKind kKbuildKind{
     "kbuild", "make -jN of a kernel tree: target stats, exec through symlinks, header opens with misses", make,
+    describe,
     /*seeded=*/true};
 
 }  // namespace walksim::workload

@@ -29,6 +29,46 @@ struct LockLoopParams {
   std::uint32_t locks = 1;
 };
 
+// The locks lock-loop can take: any of the sync registry (walksim locks), spinning, then sleeping.
+std::vector<std::string> lock_names() {
+  std::vector<std::string> kinds = sync::sync_kind_names(sync::SyncRole::kSpinlock);
+  for (auto& k : sync::sync_kind_names(sync::SyncRole::kSleeping)) kinds.push_back(std::move(k));
+  return kinds;
+}
+
+constexpr Param<LockLoopParams> kParams[] = {
+    {"think_time", "user time between a release and the next acquisition; auto: as atomic-stress's pause",
+     [](const config::Node& n, LockLoopParams& p) { p.think = read_pause(n); },
+     [](const LockLoopParams& p) -> ParamValue { return p.think ? time_text(*p.think) : std::string("auto"); }},
+    {"hold_time", "time the lock is held, in whole nanoseconds",
+     [](const config::Node& n, LockLoopParams& p) {
+       p.hold = config::operation_time(n);
+       if (p.hold % 1000 != 0) n.fail("hold_time must be a whole number of nanoseconds");
+     },
+     [](const LockLoopParams& p) -> ParamValue { return time_text(p.hold); }},
+    {"lock", "any lock of the sync registry (walksim locks); left out: the kernel variant's spinlock on its test_lock",
+     [](const config::Node& n, LockLoopParams& p) {
+       const auto kinds = lock_names();
+       p.lock = sync::sync_kind_index(kinds[n.as_choice(kinds)]);
+     },
+     [](const LockLoopParams& p) -> ParamValue {
+       if (p.lock == kernel::kVariantSpinlock) return std::monostate{};
+       return std::string(sync::sync_kinds()[p.lock].name);
+     }},
+    {"protected_lines", "lines each acquisition reads and writes while it holds the lock (0..64)",
+     [](const config::Node& n, LockLoopParams& p) {
+       p.protected_lines = read_count(n, "protected_lines", 0, kMaxProtectedLines);
+     },
+     [](const LockLoopParams& p) -> ParamValue { return std::uint64_t{p.protected_lines}; }},
+    {"locks", "locks to pick from at random per acquisition (1..4096)",
+     [](const config::Node& n, LockLoopParams& p) {
+       p.locks = read_count(n, "locks", 1, kMaxLocks,
+                            "(each lock is a line of its own, plus its protected lines and, for mcs and clh, a node "
+                            "line per CPU)");
+     },
+     [](const LockLoopParams& p) -> ParamValue { return std::uint64_t{p.locks}; }},
+};
+
 // One lock's lines: its own line (kNoLine: the kernel's test_lock) and its first protected line.
 struct LockLines {
   machine::LineId lock = kernel::kNoLine;
@@ -79,6 +119,7 @@ class LockLoop final : public PerProcessWorkload {
     }
   }
   std::string op_unit() const override { return "acquisition"; }
+  ResolvedParams params() const override { return resolve_params<LockLoopParams>(kParams, p_); }
   std::optional<bool> seeded_by_params() const override {
     return p_.locks > 1 ? std::optional<bool>(true) : std::nullopt;
   }
@@ -119,41 +160,16 @@ class LockLoop final : public PerProcessWorkload {
 };
 
 std::unique_ptr<Workload> make(const config::Node* params) {
-  LockLoopParams p;
-  if (params) {
-    if (auto n = params->optional("think_time")) p.think = read_pause(*n);
-    if (auto n = params->optional("hold_time")) {
-      p.hold = config::operation_time(*n);
-      if (p.hold % 1000 != 0) n->fail("hold_time must be a whole number of nanoseconds");
-    }
-    if (auto n = params->optional("lock")) {
-      // Any lock of the sync registry (walksim locks): the spinning kinds, then the sleeping ones.
-      std::vector<std::string> kinds = sync::sync_kind_names(sync::SyncRole::kSpinlock);
-      for (auto& k : sync::sync_kind_names(sync::SyncRole::kSleeping)) kinds.push_back(std::move(k));
-      p.lock = sync::sync_kind_index(kinds[n->as_choice(kinds)]);
-    }
-    if (auto n = params->optional("protected_lines")) {
-      p.protected_lines = n->as_uint32();
-      if (p.protected_lines > kMaxProtectedLines) {
-        n->fail("protected_lines must be 0.." + std::to_string(kMaxProtectedLines));
-      }
-    }
-    if (auto n = params->optional("locks")) {
-      p.locks = n->as_uint32();
-      if (p.locks == 0 || p.locks > kMaxLocks) {
-        n->fail("locks must be 1.." + std::to_string(kMaxLocks) +
-                " (each lock is a line of its own, plus its protected lines and, for mcs and clh, a node line per "
-                "CPU)");
-      }
-    }
-  }
-  return std::make_unique<LockLoop>(p);
+  return std::make_unique<LockLoop>(read_params<LockLoopParams>(kParams, params, "lock-loop"));
 }
+std::vector<ParamDoc> describe() { return describe_params<LockLoopParams>(kParams); }
 
 }  // namespace
 
-const WorkloadKind kLockLoopKind{"lock-loop",
-                                 "think, then acquire / hold / release a lock (of the kernel's kind, or SSYNC's)", make,
-                                 /*seeded=*/false, /*may_sleep=*/false};
+const WorkloadKind kLockLoopKind{
+    "lock-loop",        "think, then acquire / hold / release a lock (of the kernel's kind, or SSYNC's)", make,
+    describe,
+    /*seeded=*/false,
+    /*may_sleep=*/false};
 
 }  // namespace walksim::workload

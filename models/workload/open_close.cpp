@@ -32,17 +32,22 @@ class OpenClose final : public PerProcessWorkload {
   }
   std::string op_unit() const override { return "open/close"; }
 
+  ResolvedParams params() const override { return resolve_params(file_loop_params(), p_); }
+
  private:
   OpenCloseParams p_;
 };
 
 std::unique_ptr<Workload> make(const config::Node* params) {
-  return std::make_unique<OpenClose>(read_file_loop_params(params));
+  return std::make_unique<OpenClose>(read_params(file_loop_params(), params, "open-close"));
 }
+std::vector<ParamDoc> describe() { return describe_params(file_loop_params()); }
 
 }  // namespace
 
-const WorkloadKind kOpenCloseKind{"open-close", "open O_RDONLY and close of an existing per-process file in a loop",
-                                  make, /*seeded=*/false, /*may_sleep=*/false};
+const WorkloadKind kOpenCloseKind{
+    "open-close",       "open O_RDONLY and close of an existing per-process file in a loop", make, describe,
+    /*seeded=*/false,
+    /*may_sleep=*/false};
 
 }  // namespace walksim::workload

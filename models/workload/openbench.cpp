@@ -67,7 +67,25 @@ class OpenbenchSource final : public CountingSource {
   bool unlinked_ = false;
 };
 
-class Openbench final : public Workload {
+constexpr Param<OpenbenchParams> kParams[] = {
+    {"loops", "iterations per process (the program's 1<<16); the file is unlinked after the last",
+     [](const config::Node& n, OpenbenchParams& p) {
+       p.loops = n.as_uint();
+       if (p.loops == 0) n.fail("loops must be at least 1");
+     },
+     [](const OpenbenchParams& p) -> ParamValue { return p.loops; }},
+    {"user_time", "user-space time per iteration (the program's only user time)",
+     [](const config::Node& n, OpenbenchParams& p) { p.user = config::operation_time(n); },
+     [](const OpenbenchParams& p) -> ParamValue { return time_text(p.user); }},
+    {"dir", "the shared ramfs directory, the processes' cwd (absolute)",
+     [](const config::Node& n, OpenbenchParams& p) { p.dir = read_absolute_dir(n, "dir", "/mnt/ram"); },
+     [](const OpenbenchParams& p) -> ParamValue { return p.dir; }},
+    {"absolute_path", "open DIR/openbench.N instead of ./openbench.N",
+     [](const config::Node& n, OpenbenchParams& p) { p.absolute = n.as_bool(); },
+     [](const OpenbenchParams& p) -> ParamValue { return p.absolute; }},
+};
+
+class Openbench final : public PerProcessWorkload {
  public:
   explicit Openbench(OpenbenchParams p) : p_(std::move(p)) {}
 
@@ -76,45 +94,29 @@ class Openbench final : public Workload {
     for (std::size_t i = 0; i < cpus.size(); ++i) {
       // The file does not exist yet: the first open creates it on this CPU's node.
       const std::string name = "openbench." + std::to_string(i);
-      procs_.push_back(&vfs.new_process(cpus[i], dir));
-      sources_.push_back(
+      add(vfs.new_process(cpus[i], dir),
           std::make_unique<OpenbenchSource>(control, p_.absolute ? p_.dir + "/" + name : "./" + name, p_));
     }
   }
-  std::size_t process_count() const override { return procs_.size(); }
-  kernel::Process& process(std::size_t i) override { return *procs_[i]; }
-  CountingSource& source(std::size_t i) override { return *sources_[i]; }
   std::string op_unit() const override { return "open/write/close loop"; }
   bool set_user_time(Picos t) override {
     p_.user = t;
     return true;
   }
+  ResolvedParams params() const override { return resolve_params<OpenbenchParams>(kParams, p_); }
 
  private:
   OpenbenchParams p_;
-  std::vector<kernel::Process*> procs_;
-  std::vector<std::unique_ptr<OpenbenchSource>> sources_;
 };
 
 std::unique_ptr<Workload> make(const config::Node* params) {
-  OpenbenchParams p;
-  if (params) {
-    if (auto n = params->optional("loops")) {
-      p.loops = n->as_uint();
-      if (p.loops == 0) n->fail("loops must be at least 1");
-    }
-    if (auto n = params->optional("user_time")) p.user = config::operation_time(*n);
-    if (auto n = params->optional("dir")) {
-      p.dir = read_absolute_dir(*n, "dir", "/mnt/ram");
-    }
-    if (auto n = params->optional("absolute_path")) p.absolute = n->as_bool();
-  }
-  return std::make_unique<Openbench>(p);
+  return std::make_unique<Openbench>(read_params<OpenbenchParams>(kParams, params, "openbench"));
 }
+std::vector<ParamDoc> describe() { return describe_params<OpenbenchParams>(kParams); }
 
 }  // namespace
 
 const WorkloadKind kOpenbenchKind{
-    "openbench", "Dave Hansen's open(O_WRONLY|O_CREAT)/write/close loop in one shared ramfs directory", make};
+    "openbench", "Dave Hansen's open(O_WRONLY|O_CREAT)/write/close loop in one shared ramfs directory", make, describe};
 
 }  // namespace walksim::workload

@@ -21,6 +21,29 @@ struct StatLoopParams {
   std::string cwd = "/home/user";
 };
 
+constexpr Param<StatLoopParams> kParams[] = {
+    {"path_components", "k, the components of the path stat'ed: ./file is 1, ./d1/file is 2 (1..64)",
+     [](const config::Node& n, StatLoopParams& p) { p.components = read_count(n, "path_components", 1, 64); },
+     [](const StatLoopParams& p) -> ParamValue { return std::uint64_t{p.components}; }},
+    {"shared_file", "whether every process stats one shared file instead of its own",
+     [](const config::Node& n, StatLoopParams& p) { p.shared_file = n.as_bool(); },
+     [](const StatLoopParams& p) -> ParamValue { return p.shared_file; }},
+    {"threads", "CLONE_FS threads of one process (one shared fs_struct) instead of processes",
+     [](const config::Node& n, StatLoopParams& p) { p.threads = n.as_bool(); },
+     [](const StatLoopParams& p) -> ParamValue { return p.threads; }},
+    {"call", "stat or lstat",
+     [](const config::Node& n, StatLoopParams& p) {
+       p.lstat = n.as_choice({"stat", "lstat"}) == 1;
+     },
+     [](const StatLoopParams& p) -> ParamValue { return std::string(p.lstat ? "lstat" : "stat"); }},
+    {"user_time", "user-space time per call (the loop itself)",
+     [](const config::Node& n, StatLoopParams& p) { p.user = config::operation_time(n); },
+     [](const StatLoopParams& p) -> ParamValue { return time_text(p.user); }},
+    {"cwd", "the shared working directory (absolute)",
+     [](const config::Node& n, StatLoopParams& p) { p.cwd = read_absolute_dir(n, "cwd", "/home/user"); },
+     [](const StatLoopParams& p) -> ParamValue { return p.cwd; }},
+};
+
 class StatLoop final : public PerProcessWorkload {
  public:
   explicit StatLoop(StatLoopParams p) : p_(std::move(p)) {}
@@ -47,30 +70,24 @@ class StatLoop final : public PerProcessWorkload {
     p_.user = t;
     return true;
   }
+  ResolvedParams params() const override { return resolve_params<StatLoopParams>(kParams, p_); }
 
  private:
   StatLoopParams p_;
 };
 
 std::unique_ptr<Workload> make(const config::Node* params) {
-  StatLoopParams p;
-  if (params) {
-    if (auto n = params->optional("path_components")) {
-      p.components = n->as_uint32();
-      if (p.components == 0 || p.components > 64) n->fail("path_components must be 1..64");
-    }
-    if (auto n = params->optional("shared_file")) p.shared_file = n->as_bool();
-    if (auto n = params->optional("threads")) p.threads = n->as_bool();
-    if (auto n = params->optional("call")) p.lstat = n->as_choice({"stat", "lstat"}) == 1;
-    if (auto n = params->optional("user_time")) p.user = config::operation_time(*n);
-    if (auto n = params->optional("cwd")) p.cwd = read_absolute_dir(*n, "cwd", "/home/user");
-  }
-  return std::make_unique<StatLoop>(p);
+  return std::make_unique<StatLoop>(read_params<StatLoopParams>(kParams, params, "stat-loop"));
 }
+std::vector<ParamDoc> describe() { return describe_params<StatLoopParams>(kParams); }
 
 }  // namespace
 
-const WorkloadKind kStatLoopKind{"stat-loop", "stat/lstat in a loop on a k-component path below a shared cwd", make,
-                                 /*seeded=*/false, /*may_sleep=*/false};
+const WorkloadKind kStatLoopKind{.name = "stat-loop",
+                                 .summary = "stat/lstat in a loop on a k-component path below a shared cwd",
+                                 .make = make,
+                                 .describe = describe,
+                                 .seeded = false,
+                                 .may_sleep = false};
 
 }  // namespace walksim::workload

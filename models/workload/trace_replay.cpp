@@ -410,9 +410,29 @@ Trace load_trace(const std::string& path) {
 
 namespace trace {
 
-class TraceReplay final : public Workload {
+struct TraceReplayParams {
+  std::string file;  // as written
+  std::string path;  // where it is read: relative to the experiment file's directory
+  std::uint64_t loops = 1;
+};
+
+constexpr Param<TraceReplayParams> kParams[] = {
+    {"file", "the trace to replay (docs/traces.md); relative to the experiment file's directory",
+     [](const config::Node& n, TraceReplayParams& p) {
+       p.file = n.as_string();
+       std::filesystem::path path(p.file);
+       if (path.is_relative() && !n.file().empty()) path = std::filesystem::path(n.file()).parent_path() / path;
+       p.path = path.string();
+     },
+     [](const TraceReplayParams& p) -> ParamValue { return p.file; }, /*required=*/true},
+    {"loops", "times each process replays its calls (0: until the run ends)",
+     [](const config::Node& n, TraceReplayParams& p) { p.loops = n.as_uint(); },
+     [](const TraceReplayParams& p) -> ParamValue { return p.loops; }},
+};
+
+class TraceReplay final : public PerProcessWorkload {
  public:
-  TraceReplay(Trace t, std::uint64_t loops) : t_(std::move(t)), loops_(loops) {}
+  TraceReplay(Trace t, TraceReplayParams p) : t_(std::move(t)), p_(std::move(p)) {}
 
   std::string check_run(std::uint32_t threads, std::uint32_t nodes, std::uint32_t cpus) const override {
     for (const auto& e : t_.entries) {
@@ -477,45 +497,28 @@ class TraceReplay final : public Workload {
         }
         fs = it->second;
       }
-      procs_.push_back(&vfs.new_process(cpus[i], vfs.mkpath(p.cwd, true, std::nullopt), fs));
-      sources_.push_back(std::make_unique<TraceSource>(control, p.calls, loops_));
+      add(vfs.new_process(cpus[i], vfs.mkpath(p.cwd, true, std::nullopt), fs),
+          std::make_unique<TraceSource>(control, p.calls, p_.loops));
     }
   }
-  std::size_t process_count() const override { return procs_.size(); }
-  kernel::Process& process(std::size_t i) override { return *procs_[i]; }
-  CountingSource& source(std::size_t i) override { return *sources_[i]; }
   std::string op_unit() const override { return "trace operation"; }
-
-  std::size_t declared() const { return t_.processes.size(); }
+  ResolvedParams params() const override { return resolve_params<TraceReplayParams>(kParams, p_); }
 
  private:
   Trace t_;
-  std::uint64_t loops_;
-  std::vector<kernel::Process*> procs_;
-  std::vector<std::unique_ptr<TraceSource>> sources_;
+  TraceReplayParams p_;
 };
 
 std::unique_ptr<Workload> make(const config::Node* params) {
-  if (!params) {
-    throw config::ConfigError({}, "params", "trace-replay needs params with 'file: PATH' (the trace to replay)");
-  }
-  const config::Node f = params->child("file");
-  std::filesystem::path path(f.as_string());
-  if (path.is_relative() && !f.file().empty()) path = std::filesystem::path(f.file()).parent_path() / path;
-  std::uint64_t loops = 1;
-  if (auto n = params->optional("loops")) loops = n->as_uint();
-  return std::make_unique<TraceReplay>(load_trace(path.string()), loops);
+  TraceReplayParams p = read_params<TraceReplayParams>(kParams, params, "trace-replay");
+  Trace t = load_trace(p.path);
+  return std::make_unique<TraceReplay>(std::move(t), std::move(p));
 }
+std::vector<ParamDoc> describe() { return describe_params<TraceReplayParams>(kParams); }
 
 }  // namespace trace
 
-std::optional<std::size_t> trace_replay_processes(const Workload& w) {
-  const auto* t = dynamic_cast<const trace::TraceReplay*>(&w);
-  if (!t) return std::nullopt;
-  return t->declared();
-}
-
 const WorkloadKind kTraceReplayKind{"trace-replay", "replays the system calls of a trace file (docs/traces.md)",
-                                    trace::make};
+                                    trace::make, trace::describe};
 
 }  // namespace walksim::workload

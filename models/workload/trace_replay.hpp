@@ -50,8 +50,4 @@ Trace parse_trace(const std::string& text, const std::string& file);
 // kMaxTraceBytes, or does not parse.
 Trace load_trace(const std::string& path);
 
-// The processes a trace-replay workload declares (the run must give it exactly that many CPUs),
-// or nullopt when `w` is another workload.
-std::optional<std::size_t> trace_replay_processes(const Workload& w);
-
 }  // namespace walksim::workload

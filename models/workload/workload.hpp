@@ -15,6 +15,7 @@
 #include "models/config/strict_yaml.hpp"
 #include "models/kernel/process_program.hpp"
 #include "models/workload/common_window.hpp"
+#include "models/workload/params.hpp"
 #include "sim/rng.hpp"
 
 namespace walksim::workload {
@@ -121,6 +122,9 @@ class Workload {
   // for every parameter of most workloads. lock-loop says so for several locks, or a mutex.
   virtual std::optional<bool> seeded_by_params() const { return std::nullopt; }
   virtual std::optional<bool> may_sleep_by_params() const { return std::nullopt; }
+  // Every parameter as this workload resolved it, defaults included, in its kind's table order
+  // (results.json records them).
+  virtual ResolvedParams params() const = 0;
 };
 
 // The common shape of a workload: one process and one source per CPU, in CPU order.
@@ -147,6 +151,8 @@ struct WorkloadKind {
   // Reads the workload's parameters from `params` (a mapping; may be absent -> defaults) and
   // makes the workload. Throws config::ConfigError for bad parameters.
   std::unique_ptr<Workload> (*make)(const config::Node* params);
+  // The parameters, their defaults and doc strings, from the workload's table (params.hpp).
+  std::vector<ParamDoc> (*describe)();
   // Whether the run's seed reaches the workload (random names, random op mixes): only then can
   // repeats differ. A workload that never draws a random number is exact in one run
   // (workload_contract_test checks both claims).

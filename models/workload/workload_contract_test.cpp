@@ -95,6 +95,59 @@ TEST(WorkloadContract, AWorkloadWhoseParametersChangeItsClaimsKeepsTheClaimsItMa
   }
 }
 
+// Every kind builds and runs its operations; a call that ended holding a lock would have thrown
+// (KOpRunner checks at the end of every system call), so each run also ends holding none.
+TEST(WorkloadContract, EveryWorkloadBuildsRunsItsOperationsAndReleasesEveryLock) {
+  for (const auto& kind : workload_kinds()) {
+    RunResult r;
+    ASSERT_NO_THROW(r = run_with_seed(kind, 1)) << kind.name;
+    EXPECT_GT(r.ops, 0u) << kind.name;
+    EXPECT_GE(r.mem_ops, r.ops) << kind.name;  // atomic-stress: one access per operation
+  }
+}
+
+// One parameter table per workload: what it resolves is what it documents, key for key in order,
+// and the resolved values, written back as YAML, read as the same values.
+TEST(WorkloadContract, EveryWorkloadsResolvedParametersAreItsDocumentedOnesAndReadBackTheSame) {
+  for (const auto& kind : workload_kinds()) {
+    SCOPED_TRACE(std::string(kind.name));
+    const auto it = kParams.find(std::string(kind.name));
+    const auto made = testing::make(kind, it == kParams.end() ? "" : it->second);
+    const ResolvedParams resolved = made->params();
+    const std::vector<ParamDoc> docs = kind.describe();
+    ASSERT_EQ(resolved.size(), docs.size());
+    std::string yaml;
+    for (std::size_t i = 0; i < docs.size(); ++i) {
+      EXPECT_EQ(resolved[i].key, docs[i].key);
+      EXPECT_FALSE(docs[i].doc.empty());
+      if (!std::holds_alternative<std::monostate>(resolved[i].value)) {
+        yaml += std::string(resolved[i].key) + ": \"" + param_text(resolved[i].value) + "\"\n";
+      }
+    }
+    const auto again = testing::make(kind, yaml);
+    const ResolvedParams round = again->params();
+    ASSERT_EQ(round.size(), resolved.size());
+    for (std::size_t i = 0; i < round.size(); ++i) {
+      EXPECT_EQ(round[i].value, resolved[i].value) << resolved[i].key << " from " << yaml;
+    }
+  }
+}
+
+TEST(WorkloadContract, AnUnknownParameterIsAnErrorNamingTheNearestKnownOne) {
+  try {
+    testing::make(kStatLoopKind, "path_component: 2\n");
+    FAIL() << "a misspelt key was accepted";
+  } catch (const config::ConfigError& e) {
+    EXPECT_NE(e.message().find("path_components"), std::string::npos) << e.what();
+  }
+  try {
+    testing::make(kTraceReplayKind, "loops: 2\n");
+    FAIL() << "trace-replay ran without its required file";
+  } catch (const config::ConfigError& e) {
+    EXPECT_NE(e.message().find("needs the parameter 'file'"), std::string::npos) << e.what();
+  }
+}
+
 TEST(WorkloadContract, AWorkloadThatSleepsWithoutAWakeUpLatencyStopsWithAClearError) {
   auto w = testing::make(kCreatUnlinkKind, "");
   testing::RunArgs a;

@@ -234,6 +234,7 @@ const workload::WorkloadKind& read_workload(const Node& root, ExperimentSpec& e,
   }
   // Reads (and so checks) the parameters.
   made.push_back(kind.make(e.workload_params ? &*e.workload_params : nullptr));
+  e.workload_resolved = made.back()->params();
 
   return kind;
 }
@@ -273,6 +274,7 @@ void read_kernels(const Node& root, const std::string& config_root, const machin
     e.kernel_variants.push_back(name);
     e.kernel_options.push_back(opts);
     e.kernel_params.push_back(params);
+    e.kernel_resolved.push_back(params ? made.back()->params() : e.workload_resolved);
   }
   if (e.kernels.empty()) knode.fail("give at least one kernel");
 }

@@ -200,6 +200,21 @@ TEST(ExperimentLoader, AKernelEntryCanCarryWorkloadParametersOverTheSharedOnesKe
   EXPECT_EQ(e.kernel_params[1]->child("protected_lines").as_uint32(), 2u);  // the entry's own
   EXPECT_EQ(e.kernel_params[1]->child("think_time").as_string(), "auto");
   EXPECT_FALSE(e.seeded);
+  // What results.json records: every parameter as resolved, defaults included, per entry.
+  auto value = [](const workload::ResolvedParams& ps, std::string_view key) {
+    for (const auto& p : ps) {
+      if (p.key == key) return p.value;
+    }
+    ADD_FAILURE() << "no resolved parameter " << key;
+    return workload::ParamValue{};
+  };
+  ASSERT_EQ(e.kernel_resolved.size(), 2u);
+  EXPECT_EQ(value(e.workload_resolved, "lock"), workload::ParamValue{});  // the kernel's spinlock
+  EXPECT_EQ(value(e.workload_resolved, "hold_time"), workload::ParamValue{std::string("100ns")});  // a default
+  EXPECT_EQ(value(e.kernel_resolved[0], "lock"), workload::ParamValue{std::string("ticket")});
+  EXPECT_EQ(value(e.kernel_resolved[0], "protected_lines"), workload::ParamValue{std::uint64_t{1}});
+  EXPECT_EQ(value(e.kernel_resolved[1], "protected_lines"), workload::ParamValue{std::uint64_t{2}});
+  EXPECT_EQ(value(e.kernel_resolved[1], "think_time"), workload::ParamValue{std::string("auto")});
 }
 
 TEST(ExperimentLoader, AnEntrysWorkloadParametersAreCheckedAtTheirOwnKey) {

@@ -48,6 +48,10 @@ struct ExperimentSpec {
   // Per kernel entry: its `params:` over workload_params, key by key (nullopt: workload_params), so
   // one file can compare settings of one workload (lock algorithms, atomic operations) as series.
   std::vector<std::optional<config::Node>> kernel_params;
+  // Every workload parameter as the workload resolved it, defaults included (results.json's
+  // config.workload_params), and per kernel entry, with that entry's `params:` over them.
+  workload::ResolvedParams workload_resolved;
+  std::vector<workload::ResolvedParams> kernel_resolved;
   bool seeded = false;  // whether any entry's workload can depend on the seed (its repeats can differ)
   std::vector<std::uint32_t> threads;
   workload::Placement placement = workload::Placement::kCoresFirst;

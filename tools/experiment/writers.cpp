@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <type_traits>
+#include <variant>
 
 #include "tools/experiment/plots.hpp"
 
@@ -217,6 +219,24 @@ void print_summary(const ExperimentResult& r, std::ostream& out) {
 
 namespace {
 
+// Resolved workload parameters as a JSON object: null for an input left out, else the value as the
+// YAML writes it (a time or size with its unit, as text).
+nlohmann::json params_json(const workload::ResolvedParams& params) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& p : params) {
+    std::visit(
+        [&](const auto& v) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::monostate>) {
+            out[std::string(p.key)] = nullptr;
+          } else {
+            out[std::string(p.key)] = v;
+          }
+        },
+        p.value);
+  }
+  return out;
+}
+
 // What ran: the resolved configuration (defaults included) and the fitted parameter.
 nlohmann::json config_json(const ExperimentResult& r) {
   const auto& s = r.spec;
@@ -231,9 +251,11 @@ nlohmann::json config_json(const ExperimentResult& r) {
     cfg["kernels"].push_back(
         {{"label", s.kernels[k]},
          {"kernel", s.kernel_variants[k]},
-         {"options", {{"prefetch", o.prefetch}, {"posix_acl", o.posix_acl}, {"caller_is_owner", o.caller_is_owner}}}});
+         {"options", {{"prefetch", o.prefetch}, {"posix_acl", o.posix_acl}, {"caller_is_owner", o.caller_is_owner}}},
+         {"params", params_json(s.kernel_resolved[k])}});
   }
   cfg["workload"] = s.workload;
+  cfg["workload_params"] = params_json(s.workload_resolved);
   cfg["threads"] = s.threads;
   cfg["placement"] = s.placement == workload::Placement::kCoresFirst ? "cores-first" : "compact";
   cfg["run"] = {

@@ -1,11 +1,17 @@
-// The registries, printed: `walksim metrics` (the metric table), `walksim workloads` and
-// `walksim locks` (their one-line summaries). docs/experiments.md's metric table is
-// `walksim metrics --markdown` (tests/cli/metrics_doc_test.sh keeps them equal).
+// The registries, printed: `walksim metrics` (the metric table), `walksim workloads` (with
+// `--describe`, each kind's parameter table) and `walksim locks` (their one-line summaries). docs/experiments.md's
+// metric table is `walksim metrics --markdown` (tests/cli/metrics_doc_test.sh keeps them equal).
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <memory>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
 
+#include "models/config/strict_yaml.hpp"
 #include "models/sync/sync_registry.hpp"
 #include "models/workload/workload.hpp"
 #include "tools/experiment/metrics.hpp"
@@ -71,6 +77,58 @@ std::string lines_text(const sync::SyncLines& l) {
   return s;
 }
 
+// `text` as a markdown table cell ('|' would end the cell).
+std::string cell(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+// The markdown cell for a default: `value`, or "required".
+std::string default_cell(const workload::ParamDoc& d) {
+  if (!d.default_value) return "required";
+  if (std::holds_alternative<std::monostate>(*d.default_value)) return "none";
+  return "`" + workload::param_text(*d.default_value) + "`";
+}
+
+void describe_workload(const workload::WorkloadKind& k, bool markdown) {
+  const auto params = k.describe();
+  if (markdown) {
+    fmt::print("#### `{}`\n\n{}.\n\n| key | default | meaning |\n|---|---|---|\n", k.name, k.summary);
+    for (const auto& d : params) fmt::print("| `{}` | {} | {} |\n", d.key, cell(default_cell(d)), cell(d.doc));
+    return;
+  }
+  fmt::print("{} — {}\n", k.name, k.summary);
+  for (const auto& d : params) {
+    const std::string def = !d.default_value ? "(required)"
+                            : std::holds_alternative<std::monostate>(*d.default_value)
+                                ? "(none)"
+                                : workload::param_text(*d.default_value);
+    fmt::print("  {:<20} {:<14} {}\n", d.key, def, d.doc);
+  }
+}
+
+// The kinds `names` asks for (all of them when empty); throws std::invalid_argument for a name
+// that is no workload.
+std::vector<const workload::WorkloadKind*> chosen_workloads(const std::vector<std::string>& names) {
+  std::vector<const workload::WorkloadKind*> out;
+  std::vector<std::string> valid;
+  for (const auto& k : workload::workload_kinds()) valid.emplace_back(k.name);
+  for (const auto& k : workload::workload_kinds()) {
+    if (names.empty() || std::find(names.begin(), names.end(), k.name) != names.end()) out.push_back(&k);
+  }
+  for (const auto& n : names) {
+    if (std::find(valid.begin(), valid.end(), n) == valid.end()) {
+      throw std::invalid_argument("unknown workload '" + n + "'" + config::did_you_mean(n, valid) +
+                                  "; valid workloads: " + config::quoted_list(valid));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 void add_registry_commands(CLI::App& app) {
@@ -89,8 +147,33 @@ void add_registry_commands(CLI::App& app) {
       }
     }
   });
-  app.add_subcommand("workloads", "List the workload kinds with what one operation is")->callback([] {
-    for (const auto& k : workload::workload_kinds()) fmt::print("{:<14} {}\n", k.name, k.summary);
+  auto* workloads = app.add_subcommand(
+      "workloads", "List the workload kinds with what one operation is; with --describe, their parameters");
+  auto describe = std::make_shared<std::vector<std::string>>();
+  auto* describe_opt =
+      workloads
+          ->add_option("--describe", *describe,
+                       "Each parameter of these kinds (all when none is named): key, default and meaning")
+          ->expected(0, -1);
+  auto workloads_markdown = std::make_shared<bool>(false);
+  workloads->add_flag("--markdown", *workloads_markdown,
+                      "With --describe: as the parameter tables of docs/experiments.md");
+  workloads->callback([describe, describe_opt, workloads_markdown] {
+    if (describe_opt->count() == 0) {
+      if (*workloads_markdown) throw std::invalid_argument("--markdown goes with --describe");
+      for (const auto& k : workload::workload_kinds()) fmt::print("{:<14} {}\n", k.name, k.summary);
+      fmt::print("\nwalksim workloads --describe KIND: its parameters, their defaults and what they mean\n");
+      return;
+    }
+    std::vector<std::string> names;  // CLI11 gives one empty string for a bare --describe
+    for (const auto& n : *describe) {
+      if (!n.empty()) names.push_back(n);
+    }
+    const auto kinds = chosen_workloads(names);
+    for (std::size_t i = 0; i < kinds.size(); ++i) {
+      if (i) fmt::print("\n");
+      describe_workload(*kinds[i], *workloads_markdown);
+    }
   });
   app.add_subcommand("locks", "List the synchronisation primitives (sync kinds): role, lines and summary")
       ->callback([] {
