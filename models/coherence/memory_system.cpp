@@ -103,21 +103,28 @@ std::optional<AccessResult> MemorySystem::private_hit(Picos now, CoreId c, LineI
 
 MemorySystem::Plan MemorySystem::plan(CoreId c, LineId id, AccessKind kind) {
   const LineState& s = lines_[id];
-  const DomainId d = dom(c);
   const bool write = is_write(kind);
-  const bool tracks = timing_->tracks_core_copies();
-  const bool in_llc = !llc_.empty() && s.llc.contains(d);
   Plan p;
   p.sibling_copy = other_core_in_domain(s, c);
-  auto snoop_cost = [&]() -> Picos {  // of the sibling that holds the line, dirty or not
-    const bool dirty = s.owner >= 0 && dom(static_cast<CoreId>(s.owner)) == d && static_cast<CoreId>(s.owner) != c &&
-                       (s.owner_state == OwnerState::kModified || s.owner_state == OwnerState::kOwned);
-    return timing_->onchip_snoop(dirty);
-  };
+  if (plan_in_domain(s, c, write, p)) return p;
+  p.legs = timing_->legs(remote_transaction(s, c, write, p));
+  p.served = ServedBy::kRemote;
+  return p;
+}
 
-  // Served inside the domain: a read its shared cache or a sibling answers (without the home), or
-  // a write the domain already has permission for (a transfer between its own cores, serialised
-  // at the line like any other: the request leg is the lookup, the forward leg the snoop).
+Picos MemorySystem::sibling_snoop(const LineState& s, CoreId c) const {
+  const bool dirty = s.owner >= 0 && dom(static_cast<CoreId>(s.owner)) == dom(c) && static_cast<CoreId>(s.owner) != c &&
+                     (s.owner_state == OwnerState::kModified || s.owner_state == OwnerState::kOwned);
+  return timing_->onchip_snoop(dirty);
+}
+
+// Served inside the domain: a read its shared cache or a sibling answers (without the home), or
+// a write the domain already has permission for (a transfer between its own cores, serialised
+// at the line like any other: the request leg is the lookup, the forward leg the snoop).
+bool MemorySystem::plan_in_domain(const LineState& s, CoreId c, bool write, Plan& p) const {
+  const DomainId d = dom(c);
+  const bool tracks = timing_->tracks_core_copies();
+  const bool in_llc = !llc_.empty() && s.llc.contains(d);
   if (!write && ((tracks && (in_llc || p.sibling_copy)) || (!tracks && in_llc))) {
     // A read the shared cache answers by itself is served in its own pipeline: it neither waits
     // in the line's queue nor occupies it. One that must snoop a sibling holding the line
@@ -128,17 +135,23 @@ MemorySystem::Plan MemorySystem::plan(CoreId c, LineId id, AccessKind kind) {
                                   (s.owner_state == OwnerState::kExclusive || s.owner_state == OwnerState::kModified);
     p.local_read = !(tracks && owned_by_sibling);
     p.legs.req = m_.miss_detect();
-    p.legs.fwd = tracks && p.sibling_copy ? snoop_cost() : 0;
+    p.legs.fwd = tracks && p.sibling_copy ? sibling_snoop(s, c) : 0;
     p.served = tracks && p.sibling_copy ? ServedBy::kOnChip : ServedBy::kSharedCache;
-    return p;
+    return true;
   }
   if (write && s.excl_domain == static_cast<std::int32_t>(d) && (tracks || !p.sibling_copy)) {
     p.legs.req = m_.miss_detect();
-    p.legs.fwd = p.sibling_copy ? snoop_cost() : 0;
+    p.legs.fwd = p.sibling_copy ? sibling_snoop(s, c) : 0;
     p.served = p.sibling_copy ? ServedBy::kOnChip : ServedBy::kSharedCache;
-    return p;
+    return true;
   }
+  return false;
+}
 
+Transaction MemorySystem::remote_transaction(const LineState& s, CoreId c, bool write, Plan& p) {
+  const DomainId d = dom(c);
+  const bool tracks = timing_->tracks_core_copies();
+  const bool in_llc = !llc_.empty() && s.llc.contains(d);
   Transaction t;
   t.requester = d;
   t.home = s.home;
@@ -181,9 +194,7 @@ MemorySystem::Plan MemorySystem::plan(CoreId c, LineId id, AccessKind kind) {
   s.llc.for_each([&](std::uint32_t x) { note(x); });
   for (DomainId h : holder_scratch_) domain_mark_[h] = 0;
   t.holders = holder_scratch_;
-  p.legs = timing_->legs(t);
-  p.served = ServedBy::kRemote;
-  return p;
+  return t;
 }
 
 Picos MemorySystem::arrival_at_home(const LineState& s, CoreId c, Picos arrival) const {

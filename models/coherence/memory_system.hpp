@@ -114,6 +114,13 @@ class MemorySystem {
   // A hit in the core's own caches, served and returned; nullopt when the access needs more.
   std::optional<AccessResult> private_hit(Picos now, CoreId c, LineId id, AccessKind kind, std::uint64_t value);
   Plan plan(CoreId c, LineId id, AccessKind kind);
+  // Fills `p` for an access its own domain serves (a read its shared cache or a sibling answers, a
+  // write the domain has permission for); false when the home must be asked.
+  bool plan_in_domain(const LineState& s, CoreId c, bool write, Plan& p) const;
+  // The transaction the home sees for an access it must serve; sets p.supplier.
+  Transaction remote_transaction(const LineState& s, CoreId c, bool write, Plan& p);
+  // The on-die snoop of the sibling of `c` that holds the line, dirty or not.
+  Picos sibling_snoop(const LineState& s, CoreId c) const;
   // The earliest time a transaction with these legs, arriving at the home at `arrival`, may take effect.
   Picos ready_time(const LineState& s, CoreId c, Picos arrival, const Legs& l) const;
   // When a request that reaches the home at `arrival` is taken: then, or, on a busy-on-forward home

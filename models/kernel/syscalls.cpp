@@ -170,6 +170,82 @@ bool is_ancestor_or_self(const Vfs& vfs, DentryId a, DentryId d) {
   return false;
 }
 
+// lock_rename: across directories the per-superblock s_vfs_rename_mutex first, then each parent's
+// i_mutex; unlock_rename in the reverse order.
+struct RenameLock {
+  Ctx& c;
+  ObjId d1, d2;
+  bool cross;
+  void lock() const {
+    if (cross) c.e.mutex_lock(c.vfs.super_block(), "s_vfs_rename_mutex");
+    c.e.mutex_lock(d1, "i_mutex");
+    if (cross) c.e.mutex_lock(d2, "i_mutex");
+  }
+  void unlock() const {
+    if (cross) c.e.mutex_unlock(d2, "i_mutex");
+    c.e.mutex_unlock(d1, "i_mutex");
+    if (cross) c.e.mutex_unlock(c.vfs.super_block(), "s_vfs_rename_mutex");
+  }
+};
+
+enum class RenameDone { kFailed, kSameInode, kMoved };
+
+// Under lock_rename: the source and target lookups, the checks, and vfs_rename with simple_rename.
+// Drops what it looked up and calls `lock.unlock()` where the kernel does; on kMoved, `*moved` is
+// the source dentry, whose move in the model's tree is the caller's (after its puts).
+RenameDone rename_locked(Ctx& c, const WalkResult& w1, const WalkResult& w2, const RenameLock& lock, DentryId* moved) {
+  const auto old_d = lookup_hash(c, w1.dir, w1.last);
+  if (!old_d) {
+    lock.unlock();
+    return RenameDone::kFailed;
+  }
+  if (is_ancestor_or_self(c.vfs, *old_d, w2.dir)) {  // EINVAL
+    c.e.dput(*old_d);
+    lock.unlock();
+    return RenameDone::kFailed;
+  }
+  const auto new_d = lookup_hash(c, w2.dir, w2.last);
+  auto drop = [&] {
+    if (new_d) c.e.dput(*new_d);
+    c.e.dput(*old_d);
+    lock.unlock();
+    return RenameDone::kFailed;
+  };
+  if (new_d && is_ancestor_or_self(c.vfs, *new_d, w1.dir)) return drop();  // ENOTEMPTY
+  c.e.mnt_want_write();
+  if (new_d == old_d) {  // the same inode: nothing to do, and success
+    c.e.mnt_drop_write();
+    c.e.dput(*new_d);
+    c.e.dput(*old_d);
+    lock.unlock();
+    return RenameDone::kSameInode;
+  }
+  if (new_d) {
+    const Dentry& from = c.vfs.dentry(*old_d);
+    const Dentry& to = c.vfs.dentry(*new_d);
+    // may_delete: ENOTDIR or EISDIR; simple_rename's simple_empty: ENOTEMPTY. (The model does not
+    // emit simple_empty's d_subdirs walk, on success either.)
+    if (from.dir != to.dir || (to.dir && !to.children.empty())) {
+      c.e.mnt_drop_write();
+      return drop();
+    }
+  }
+  c.e.compute("rename");
+  if (new_d) {  // simple_rename unlinks the target under its i_mutex
+    const ObjId tin = c.vfs.dentry(*new_d).inode;
+    c.e.mutex_lock(tin, "i_mutex");
+    c.e.store(tin, "i_nlink");
+    c.e.mutex_unlock(tin, "i_mutex");
+  }
+  d_move(c.e, *old_d, w2.dir, w2.last, new_d);
+  c.e.mnt_drop_write();
+  lock.unlock();
+  if (new_d) c.e.dput(*new_d);
+  c.e.dput(*old_d);
+  *moved = *old_d;
+  return RenameDone::kMoved;
+}
+
 // sys_renameat: both parents, lock_rename, the source and target lookups, and vfs_rename with
 // simple_rename. Its errors fail the call after unwinding what was taken: ENOENT (no source),
 // EINVAL (a directory into its own subtree: the source is lock_rename's trap), ENOTEMPTY (the
@@ -185,79 +261,17 @@ void sys_rename(Ctx& c, const Syscall& s) {
   if (w1.saved) put_path(c.e, s1);
   const WalkResult w2 = walk_path(c.e, c.p, r2, c.opts, c.force_ref, c.stats);
   if (w2.saved) put_path(c.e, s2);
-  auto fail = [&] {
-    c.out.failed = true;
-    if (w2.holds_refs) put_path(c.e, w2.dir);
-    if (w1.holds_refs) put_path(c.e, w1.dir);
-  };
-  if (!w1.holds_refs || !w2.holds_refs || w1.last.empty() || w2.last.empty()) return fail();
-  const bool cross = w1.dir != w2.dir;
-  if (cross) {
-    // lock_rename across directories takes the per-superblock s_vfs_rename_mutex first.
-    c.e.mutex_lock(c.vfs.super_block(), "s_vfs_rename_mutex");
+  RenameDone done = RenameDone::kFailed;
+  DentryId moved = kNoDentry;
+  if (w1.holds_refs && w2.holds_refs && !w1.last.empty() && !w2.last.empty()) {
+    const RenameLock lock{c, c.vfs.dentry(w1.dir).inode, c.vfs.dentry(w2.dir).inode, w1.dir != w2.dir};
+    lock.lock();
+    done = rename_locked(c, w1, w2, lock, &moved);
   }
-  const ObjId d1 = c.vfs.dentry(w1.dir).inode, d2 = c.vfs.dentry(w2.dir).inode;
-  c.e.mutex_lock(d1, "i_mutex");
-  if (cross) c.e.mutex_lock(d2, "i_mutex");
-  auto unlock_rename = [&] {
-    if (cross) c.e.mutex_unlock(d2, "i_mutex");
-    c.e.mutex_unlock(d1, "i_mutex");
-    if (cross) c.e.mutex_unlock(c.vfs.super_block(), "s_vfs_rename_mutex");
-  };
-  const auto old_d = lookup_hash(c, w1.dir, w1.last);
-  if (!old_d) {
-    unlock_rename();
-    return fail();
-  }
-  if (is_ancestor_or_self(c.vfs, *old_d, w2.dir)) {  // EINVAL
-    c.e.dput(*old_d);
-    unlock_rename();
-    return fail();
-  }
-  const auto new_d = lookup_hash(c, w2.dir, w2.last);
-  auto drop_and_fail = [&] {
-    if (new_d) c.e.dput(*new_d);
-    c.e.dput(*old_d);
-    unlock_rename();
-    fail();
-  };
-  if (new_d && is_ancestor_or_self(c.vfs, *new_d, w1.dir)) return drop_and_fail();  // ENOTEMPTY
-  c.e.mnt_want_write();
-  if (new_d == old_d) {  // the same inode: nothing to do, and success
-    c.e.mnt_drop_write();
-    c.e.dput(*new_d);
-    c.e.dput(*old_d);
-    unlock_rename();
-    put_path(c.e, w2.dir);
-    put_path(c.e, w1.dir);
-    return;
-  }
-  if (new_d) {
-    const Dentry& from = c.vfs.dentry(*old_d);
-    const Dentry& to = c.vfs.dentry(*new_d);
-    // may_delete: ENOTDIR or EISDIR; simple_rename's simple_empty: ENOTEMPTY. (The model does not
-    // emit simple_empty's d_subdirs walk, on success either.)
-    const bool refused = from.dir != to.dir || (to.dir && !to.children.empty());
-    if (refused) {
-      c.e.mnt_drop_write();
-      return drop_and_fail();
-    }
-  }
-  c.e.compute("rename");
-  if (new_d) {  // simple_rename unlinks the target under its i_mutex
-    const ObjId tin = c.vfs.dentry(*new_d).inode;
-    c.e.mutex_lock(tin, "i_mutex");
-    c.e.store(tin, "i_nlink");
-    c.e.mutex_unlock(tin, "i_mutex");
-  }
-  d_move(c.e, *old_d, w2.dir, w2.last, new_d);
-  c.e.mnt_drop_write();
-  unlock_rename();
-  if (new_d) c.e.dput(*new_d);
-  c.e.dput(*old_d);
-  put_path(c.e, w2.dir);
-  put_path(c.e, w1.dir);
-  c.vfs.move_dentry(*old_d, w2.dir, w2.last);
+  if (done == RenameDone::kFailed) c.out.failed = true;
+  if (w2.holds_refs) put_path(c.e, w2.dir);
+  if (w1.holds_refs) put_path(c.e, w1.dir);
+  if (done == RenameDone::kMoved) c.vfs.move_dentry(moved, w2.dir, w2.last);
 }
 
 void lock_hold(Ctx& c, const Syscall& s) { expand_lock_hold(c.e, s); }

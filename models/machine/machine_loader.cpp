@@ -194,15 +194,19 @@ void read_caches(const Node& root, MachineSpec& spec) {
   }
 }
 
-void read_coherence(const Node& root, MachineSpec& spec) {
-  const Node coherence = root.child("coherence");
-  const Node protocol = coherence.child("protocol");
-  const std::vector<std::pair<std::string, ProtocolKind>> protocols{{"moesi-broadcast", ProtocolKind::kMoesiBroadcast},
-                                                                    {"mesif-inclusive", ProtocolKind::kMesifInclusive},
-                                                                    {"directory", ProtocolKind::kDirectory}};
-  spec.protocol = protocol.as_enum(protocols);
-  const std::string protocol_name = protocol.as_string();
+// The protocol families by name, as Node::as_enum takes them.
+const std::vector<std::pair<std::string, ProtocolKind>>& protocol_names() {
+  static const std::vector<std::pair<std::string, ProtocolKind>> kNames = [] {
+    std::vector<std::pair<std::string, ProtocolKind>> v;
+    for (const auto& p : kProtocolNames) v.emplace_back(p.name, p.kind);
+    return v;
+  }();
+  return kNames;
+}
 
+// A directory's own keys (what it records, shadow tags of a victim cache); a broadcast protocol's
+// probe origin. Each key of the other family is an error naming the family it belongs to.
+void read_protocol_keys(const Node& coherence, MachineSpec& spec) {
   if (spec.protocol == ProtocolKind::kDirectory) {
     if (coherence.has("probe_origin")) {
       coherence.child("probe_origin")
@@ -221,19 +225,21 @@ void read_coherence(const Node& root, MachineSpec& spec) {
       coherence.child("shadow_tags")
           .fail("'shadow_tags' applies only to a directory machine whose shared cache level is a victim cache");
     }
-  } else {
-    if (coherence.has("shadow_tags")) {
-      coherence.child("shadow_tags").fail("'shadow_tags' applies only to protocol 'directory'");
-    }
-    if (coherence.has("sharers")) {
-      coherence.child("sharers").fail(
-          "'sharers' applies only to protocol 'directory'; a broadcast protocol probes every domain anyway");
-    }
-    spec.probe_origin =
-        coherence.child("probe_origin")
-            .as_enum<ProbeOrigin>({{"home", ProbeOrigin::kHome}, {"requester", ProbeOrigin::kRequester}});
+    return;
   }
+  if (coherence.has("shadow_tags")) {
+    coherence.child("shadow_tags").fail("'shadow_tags' applies only to protocol 'directory'");
+  }
+  if (coherence.has("sharers")) {
+    coherence.child("sharers").fail(
+        "'sharers' applies only to protocol 'directory'; a broadcast protocol probes every domain anyway");
+  }
+  spec.probe_origin = coherence.child("probe_origin")
+                          .as_enum<ProbeOrigin>({{"home", ProbeOrigin::kHome}, {"requester", ProbeOrigin::kRequester}});
+}
 
+// `home:` (how the home serialises transactions on a line) and a forwarding home's retention.
+void read_home(const Node& coherence, MachineSpec& spec) {
   const Node home = coherence.sourced("home", spec.sources);
   spec.home_policy = home.as_enum<HomePolicy>({{"blocking", HomePolicy::kBlocking},
                                                {"busy-on-forward", HomePolicy::kBusyOnForward},
@@ -246,8 +252,11 @@ void read_coherence(const Node& root, MachineSpec& spec) {
             "'retention' applies only to 'home: forwarding'; a blocking (or busy-on-forward) home keeps the "
             "next transaction back until the previous one completed");
   }
+}
 
-  // Which cost applies to which protocol: one table, so that adding a protocol is one column.
+// `costs:`. Which cost applies to which protocol: one table, so that adding a protocol is one
+// column; a cost of another protocol is an error naming the protocols it applies to.
+void read_coherence_costs(const Node& coherence, const std::string& protocol_name, MachineSpec& spec) {
   struct Cost {
     std::string key;
     Picos CoherenceCosts::*field;
@@ -271,7 +280,7 @@ void read_coherence(const Node& root, MachineSpec& spec) {
     } else if (section.has(cost.key)) {
       std::string owners;
       for (ProtocolKind p : cost.protocols) {
-        for (const auto& [name, kind] : protocols) {
+        for (const auto& [name, kind] : protocol_names()) {
           if (kind == p) owners += (owners.empty() ? "" : ", ") + in_quotes(name);
         }
       }
@@ -279,6 +288,15 @@ void read_coherence(const Node& root, MachineSpec& spec) {
                                    "; this machine's protocol is " + in_quotes(protocol_name));
     }
   }
+}
+
+void read_coherence(const Node& root, MachineSpec& spec) {
+  const Node coherence = root.child("coherence");
+  const Node protocol = coherence.child("protocol");
+  spec.protocol = protocol.as_enum(protocol_names());
+  read_protocol_keys(coherence, spec);
+  read_home(coherence, spec);
+  read_coherence_costs(coherence, protocol.as_string(), spec);
 }
 
 // A named link class: one latency and bandwidth shared by every link of that kind.

@@ -29,6 +29,17 @@ enum class ProtocolKind {
   kDirectory,       // SGI SHub, modern: home directory, 3-hop forwarding, invalidation fan-out with acks
 };
 
+// Every protocol family with its name in a machine YAML (`coherence.protocol`). The loader reads
+// names from it, and the closed-form suite (protocol_closed_form_test.cpp) runs over it, so a new
+// family is one enum value, one row here and its column of closed forms.
+struct ProtocolName {
+  const char* name;
+  ProtocolKind kind;
+};
+inline constexpr ProtocolName kProtocolNames[] = {{"moesi-broadcast", ProtocolKind::kMoesiBroadcast},
+                                                  {"mesif-inclusive", ProtocolKind::kMesifInclusive},
+                                                  {"directory", ProtocolKind::kDirectory}};
+
 // When the home lets the next transaction on a line proceed (docs/model.md, "Grants").
 enum class HomePolicy {
   kBlocking,       // only after the previous requester's completion message reaches the home (AMD

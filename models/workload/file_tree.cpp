@@ -102,35 +102,18 @@ double FileTree::mean_components() const {
   return sum / static_cast<double>(files.size());
 }
 
-FileTree synthetic_kernel_tree(const TreeShape& shape, std::uint64_t seed) {
-  const std::size_t tops = std::size(kTop);
-  if (shape.dirs < tops) {
-    throw std::invalid_argument("a kernel-shaped tree needs at least " + std::to_string(tops) +
-                                " directories (the top level)");
-  }
-  if (shape.files < 2ull * shape.dirs) {
-    throw std::invalid_argument("a kernel-shaped tree needs at least two files per directory (" +
-                                std::to_string(shape.files) + " files, " + std::to_string(shape.dirs) + " dirs)");
-  }
-  sim::Rng rng(seed);
-  // Files per top-level entry (the last part: the top-level files), then directories per subtree.
-  std::vector<double> share;
-  for (const auto& t : kTop) share.push_back(t.files - 1);
-  share.push_back(kTopFileCount);
-  auto files_of = apportion(shape.files - tops, share, 0);  // plus one file per top-level directory
-  for (std::size_t t = 0; t < tops; ++t) ++files_of[t];
-  share.pop_back();
-  for (auto& x : share) x += 1;
-  const auto dirs_of = apportion(shape.dirs, share, 1);
+namespace {
 
+// Each top-level subtree grown to dirs_of[t] directories by preferential attachment (a directory
+// is chosen as parent in proportion to its children + 1), then a lognormal weight per directory.
+std::vector<Dir> grow_dirs(const std::vector<std::uint64_t>& dirs_of, sim::Rng& rng) {
   std::vector<Dir> dirs;
-  for (std::size_t t = 0; t < tops; ++t) {
+  for (std::size_t t = 0; t < std::size(kTop); ++t) {
     const std::size_t first = dirs.size();
     Dir root;
     root.path = kTop[t].name;
     root.top = t;
     dirs.push_back(std::move(root));
-    // Preferential attachment: a directory is chosen as parent in proportion to its children + 1.
     std::vector<std::size_t> urn{first};
     for (std::uint64_t k = 1; k < dirs_of[t]; ++k) {
       std::size_t parent = urn[rng.below(urn.size())];
@@ -150,13 +133,15 @@ FileTree synthetic_kernel_tree(const TreeShape& shape, std::uint64_t seed) {
     }
   }
   for (auto& d : dirs) d.weight = std::exp(kSpread * normal(rng));
+  return dirs;
+}
 
-  // Every leaf directory holds at least one file (git tracks no empty directory); the rest of a
-  // subtree's files go to its directories in proportion to weight * exp(lambda * depth), with
-  // lambda solved for the mean path length.
+// The files of each subtree beyond one per leaf directory (git tracks no empty directory). A small
+// subtree whose rounded share of files is below its leaf count borrows from the largest.
+std::vector<std::uint64_t> files_beyond_leaves(const std::vector<Dir>& dirs, std::vector<std::uint64_t>& files_of) {
+  const std::size_t tops = std::size(kTop);
   std::vector<std::uint64_t> leaves(tops, 0);
   for (const auto& d : dirs) leaves[d.top] += d.children == 0;
-  // A small subtree whose rounded share of files is below its leaf count borrows from the largest.
   for (std::size_t t = 0; t < tops; ++t) {
     while (files_of[t] < leaves[t]) {
       const auto big =
@@ -168,7 +153,14 @@ FileTree synthetic_kernel_tree(const TreeShape& shape, std::uint64_t seed) {
   }
   std::vector<std::uint64_t> rest(tops);
   for (std::size_t t = 0; t < tops; ++t) rest[t] = files_of[t] - leaves[t];
-  const double top_files = static_cast<double>(files_of.back());
+  return rest;
+}
+
+// The depth bias lambda for which files placed in proportion to weight * exp(lambda * depth) give
+// the shape's mean path length (bisection; the mean grows with lambda).
+double depth_bias(const std::vector<Dir>& dirs, const std::vector<std::uint64_t>& rest, double top_files,
+                  const TreeShape& shape) {
+  const std::size_t tops = std::size(kTop);
   auto mean_at = [&](double lambda) {
     std::vector<double> w(tops, 0), wd(tops, 0);
     double sum = top_files;
@@ -191,8 +183,12 @@ FileTree synthetic_kernel_tree(const TreeShape& shape, std::uint64_t seed) {
     const double mid = (lo + hi) / 2;
     (mean_at(mid) < shape.mean_components ? lo : hi) = mid;
   }
-  const double lambda = (lo + hi) / 2;
-  for (std::size_t t = 0; t < tops; ++t) {
+  return (lo + hi) / 2;
+}
+
+// Each directory's files: one per leaf, plus its subtree's rest apportioned by the biased weight.
+void place_files(std::vector<Dir>& dirs, const std::vector<std::uint64_t>& rest, double lambda) {
+  for (std::size_t t = 0; t < std::size(kTop); ++t) {
     std::vector<std::size_t> members;
     std::vector<double> weights;
     for (std::size_t i = 0; i < dirs.size(); ++i) {
@@ -205,6 +201,34 @@ FileTree synthetic_kernel_tree(const TreeShape& shape, std::uint64_t seed) {
       dirs[members[k]].files = extra[k] + (dirs[members[k]].children == 0 ? 1 : 0);
     }
   }
+}
+
+}  // namespace
+
+FileTree synthetic_kernel_tree(const TreeShape& shape, std::uint64_t seed) {
+  const std::size_t tops = std::size(kTop);
+  if (shape.dirs < tops) {
+    throw std::invalid_argument("a kernel-shaped tree needs at least " + std::to_string(tops) +
+                                " directories (the top level)");
+  }
+  if (shape.files < 2ull * shape.dirs) {
+    throw std::invalid_argument("a kernel-shaped tree needs at least two files per directory (" +
+                                std::to_string(shape.files) + " files, " + std::to_string(shape.dirs) + " dirs)");
+  }
+  sim::Rng rng(seed);
+  // Files per top-level entry (the last part: the top-level files), then directories per subtree.
+  std::vector<double> share;
+  for (const auto& t : kTop) share.push_back(t.files - 1);
+  share.push_back(kTopFileCount);
+  auto files_of = apportion(shape.files - tops, share, 0);  // plus one file per top-level directory
+  for (std::size_t t = 0; t < tops; ++t) ++files_of[t];
+  share.pop_back();
+  for (auto& x : share) x += 1;
+  const auto dirs_of = apportion(shape.dirs, share, 1);
+
+  std::vector<Dir> dirs = grow_dirs(dirs_of, rng);
+  const auto rest = files_beyond_leaves(dirs, files_of);
+  place_files(dirs, rest, depth_bias(dirs, rest, static_cast<double>(files_of.back()), shape));
 
   FileTree tree;
   for (std::uint64_t i = 0; i < files_of.back(); ++i) {
