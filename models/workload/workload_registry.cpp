@@ -6,8 +6,8 @@ namespace walksim::workload {
 
 const std::vector<WorkloadKind>& workload_kinds() {
   static const std::vector<WorkloadKind> kinds{
-      kStatLoopKind,    kOpenbenchKind, kDbenchKind,      kGitDiffKind,  kOpenCloseKind,
-      kCreatUnlinkKind, kKbuildKind,    kTraceReplayKind, kLockLoopKind, kAtomicStressKind,
+      kStatLoopKind,   kOpenbenchKind, kDbenchKind,      kGitDiffKind,  kOpenCloseKind,    kCreatUnlinkKind,
+      kRenameLoopKind, kKbuildKind,    kTraceReplayKind, kLockLoopKind, kAtomicStressKind,
   };
   return kinds;
 }

@@ -11,6 +11,7 @@ extern const WorkloadKind kDbenchKind;
 extern const WorkloadKind kGitDiffKind;
 extern const WorkloadKind kOpenCloseKind;
 extern const WorkloadKind kCreatUnlinkKind;
+extern const WorkloadKind kRenameLoopKind;
 extern const WorkloadKind kKbuildKind;
 extern const WorkloadKind kTraceReplayKind;
 extern const WorkloadKind kLockLoopKind;
