@@ -11,16 +11,9 @@
 namespace walksim::workload {
 namespace {
 
-using testing::RunArgs;
-
 RunResult creat_unlink(const std::string& kernel, std::uint32_t threads, std::uint64_t ops,
                        const std::string& params = "") {
-  auto w = testing::make(kCreatUnlinkKind, params);
-  RunArgs a;
-  a.kernel = kernel;
-  a.threads = threads;
-  a.control.ops_per_process = ops;
-  return testing::run(a, *w);
+  return testing::run_kind(kCreatUnlinkKind, kernel, threads, ops, params);
 }
 
 TEST(CreatUnlink, EveryIterationCreatesClosesAndUnlinksTheFile) {

@@ -2,6 +2,7 @@
 #include "models/workload/file_loop.hpp"
 
 #include "models/config/limits.hpp"
+#include "models/workload/cyclic_source.hpp"
 #include "models/workload/path_param.hpp"
 
 namespace walksim::workload {
@@ -29,6 +30,17 @@ std::string file_loop_path(kernel::Vfs& vfs, kernel::DentryId cwd, const FileLoo
   const std::string sub = p.shared_dir ? "" : "p" + std::to_string(i);
   *dir = sub.empty() ? cwd : vfs.add_dentry(cwd, sub, true, false, node);
   return "./" + (sub.empty() ? "" : sub + "/") + "f" + std::to_string(i);
+}
+
+void FileLoop::build(kernel::Vfs& vfs, const std::vector<CpuId>& cpus, const RunControl& control, sim::Rng&) {
+  const kernel::DentryId cwd = vfs.mkpath(p_.cwd, true, 0u);
+  for (std::size_t i = 0; i < cpus.size(); ++i) {
+    const auto node = vfs.machine().node_of(vfs.machine().core_of(cpus[i]));
+    kernel::DentryId dir = cwd;
+    const std::string path = file_loop_path(vfs, cwd, p_, i, node, &dir);
+    if (file_exists_) vfs.add_dentry(dir, "f" + std::to_string(i), false, false, node);
+    add(vfs.new_process(cpus[i], cwd), std::make_unique<CyclicSource>(control, cycle_(path), p_.user));
+  }
 }
 
 }  // namespace walksim::workload

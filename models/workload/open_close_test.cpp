@@ -8,16 +8,9 @@
 namespace walksim::workload {
 namespace {
 
-using testing::RunArgs;
-
 RunResult open_close(const std::string& kernel, std::uint32_t threads, std::uint64_t ops,
                      const std::string& params = "") {
-  auto w = testing::make(kOpenCloseKind, params);
-  RunArgs a;
-  a.kernel = kernel;
-  a.threads = threads;
-  a.control.ops_per_process = ops;
-  return testing::run(a, *w);
+  return testing::run_kind(kOpenCloseKind, kernel, threads, ops, params);
 }
 
 TEST(OpenClose, EveryIterationOpensAndClosesTheProcesssFile) {

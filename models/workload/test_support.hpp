@@ -53,6 +53,18 @@ inline std::unique_ptr<Workload> make(const WorkloadKind& kind, const std::strin
   return w;
 }
 
+// `kind` made from YAML parameters and run with `threads` processes of `ops` operations each on
+// barcelona-2s8c under `kernel` (the loop workloads' tests).
+inline RunResult run_kind(const WorkloadKind& kind, const std::string& kernel, std::uint32_t threads, std::uint64_t ops,
+                          const std::string& params = "") {
+  auto w = make(kind, params);
+  RunArgs a;
+  a.kernel = kernel;
+  a.threads = threads;
+  a.control.ops_per_process = ops;
+  return run(a, *w);
+}
+
 // A workload built on a VFS without running it, to look at its tree and processes (the VFS of
 // a simulate() run is gone when it returns).
 struct Built {
