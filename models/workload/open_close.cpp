@@ -20,11 +20,11 @@ std::vector<ParamDoc> describe() { return describe_params(file_loop_params()); }
 
 }  // namespace
 
-const WorkloadKind kOpenCloseKind{"open-close",
-                                  "open O_RDONLY and close of an existing per-process file in a loop",
-                                  make,
-                                  describe,
-                                  /*seeded=*/false,
-                                  /*may_sleep=*/false};
+const WorkloadKind kOpenCloseKind{.name = "open-close",
+                                  .summary = "open O_RDONLY and close of an existing per-process file in a loop",
+                                  .make = make,
+                                  .describe = describe,
+                                  .seeded = false,
+                                  .may_sleep = false};
 
 }  // namespace walksim::workload
