@@ -31,12 +31,6 @@ struct ThreadStats {
   Picos cpu_time() const { return finished - started - sleep; }
 };
 
-// A thread slept in a wait whose wake-up latency was never given (a negative Op::ps): the caller
-// ran a workload that sleeps without saying how long waking takes.
-struct NoWakeupLatency : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 class Executor final : public sim::EventHandler {
  public:
   Executor(sim::Simulation& sim, coherence::MemorySystem& mem);

@@ -26,6 +26,7 @@ enum class OpKind : std::uint8_t {
   kFence,       // full fence: drain the store buffer
   kSpinUntil,   // re-read the line until (word & mask) == expect; burns CPU while waiting
   kSleepUntil,  // as kSpinUntil, but the thread sleeps (no CPU time) and pays `ps` of wake-up latency
+  kIdle,        // the thread is off the CPU for `ps` (a woken task's interrupt on its way): no CPU time
 };
 
 // Several fields share one cacheline (a dentry's d_lock and d_count), so values are kept per
@@ -61,6 +62,7 @@ struct Op {
   static Op prefetch(LineId l) { return {OpKind::kPrefetch, l}; }
   static Op prefetch_w(LineId l) { return {OpKind::kPrefetchW, l}; }
   static Op compute(Picos ps) { return {OpKind::kCompute, 0, 0, 0, 0, ps}; }
+  static Op idle(Picos ps) { return {OpKind::kIdle, 0, 0, 0, 0, ps}; }
   // Private work that starts once this thread's own earlier stores are visible (expect = 1): a
   // benchmark's pause that is sized to let its last store reach the other cores first.
   static Op compute_after_own_stores(Picos ps) { return {OpKind::kCompute, 0, 0, 0, 1, ps}; }

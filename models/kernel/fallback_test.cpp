@@ -54,7 +54,7 @@ TEST(Fallback, AMissingNameDropsToRefWalkAndFailsWithoutLeavingADentry) {
   Vfs vfs(mem, k);
   const DentryId cwd = vfs.mkpath("/w", true, 0u);
   Process& p = vfs.new_process(0, cwd);
-  KernelRuntime rt(vfs, {}, sim::from_ns(5000));
+  KernelRuntime rt(vfs, {});
   Expansion exp;
   WalkStats stats;
   rt.expander().expand(parse_syscall("stat ./nothing"), p, false, exp, stats);
@@ -73,7 +73,7 @@ std::uint64_t restarts_under_renames(const std::string& kernel) {
   vfs.add_dentry(d, "f", false, true, 0u);
   Process& a = vfs.new_process(0, cwd);
   Process& b = vfs.new_process(8, cwd);
-  KernelRuntime rt(vfs, {}, sim::from_ns(5000));
+  KernelRuntime rt(vfs, {});
   testing::Repeat stats_src({"stat ./d/f"}, 400);
   testing::Repeat rename_src({"rename ./d ./e", "rename ./e ./d"}, 100);
   ProcessProgram pa(rt, a, stats_src), pb(rt, b, rename_src);
@@ -103,7 +103,7 @@ TEST(Fallback, ADentryWithRevalidateDropsRcuWalk) {
   vfs.add_dentry(d, "f", false, true, 0u);
   vfs.dentry(d).revalidate = true;
   Process& p = vfs.new_process(0, cwd);
-  KernelRuntime rt(vfs, {}, sim::from_ns(5000));
+  KernelRuntime rt(vfs, {});
   Expansion exp;
   WalkStats stats;
   rt.expander().expand(parse_syscall("stat ./nfs/f"), p, false, exp, stats);

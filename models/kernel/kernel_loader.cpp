@@ -114,6 +114,18 @@ void read_layouts(const Node& root, KernelSpec& k) {
   }
 }
 
+// `scheduler:`: how the variant's try_to_wake_up and schedule() touch the runqueues
+// (docs/reference/wakeup-path.md §2-§3); the context switch's private work is cpu_costs.context_switch.
+void read_scheduler(const Node& root, KernelSpec& k) {
+  const Node s = root.child("scheduler");
+  config::SourceMap sources;
+  const Node passes = s.sourced("ttwu_rq_lock_passes", sources);
+  k.ttwu_rq_lock_passes = passes.as_uint32();
+  if (k.ttwu_rq_lock_passes < 1 || k.ttwu_rq_lock_passes > 2) {
+    passes.fail("ttwu_rq_lock_passes is 1 (2.6.20's try_to_wake_up) or 2 (2.6.35's: task_rq_lock, then again)");
+  }
+}
+
 void read_costs(const Node& root, KernelSpec& k) {
   const Node costs = root.child("cpu_costs");
   if (!costs.is_map()) costs.fail("expected a mapping of step name to {cycles, source} or {cycles, calibrated}");
@@ -167,7 +179,11 @@ KernelSpec read_kernel(const Node& root, const std::string& file) {
   k.boot_node_mark = boot.mark();
   k.hash_interleaved = placement.child("hash_table").as_choice({"boot-node", "interleaved"}) == 1;
   read_layouts(root, k);
+  read_scheduler(root, k);
   read_costs(root, k);
+  if (!k.costs.cycles.count("context_switch")) {
+    root.child("cpu_costs").fail("no cpu_costs entry 'context_switch' (a sleeping task's switch each way)");
+  }
   root.finish();
   for (const auto& [type, fields] : known_object_fields()) {
     if (!k.layouts.count(type)) root.child("layouts").fail("no layout for object type '" + type + "'");

@@ -14,8 +14,8 @@ namespace walksim::kernel {
 using exec::Op;
 using sync::SyncAction;
 
-KernelRuntime::KernelRuntime(Vfs& vfs, KernelOptions opts, sim::Picos mutex_wakeup, double cost_scale)
-    : vfs_(vfs), expander_(vfs, opts, cost_scale), mutex_wakeup_(mutex_wakeup) {
+KernelRuntime::KernelRuntime(Vfs& vfs, KernelOptions opts, double cost_scale)
+    : vfs_(vfs), expander_(vfs, opts, cost_scale), cost_scale_(cost_scale) {
   auto& mem = vfs.memory();
   const auto& m = mem.machine();
   for (CpuId c = 0; c < m.cpus(); ++c) {
@@ -29,11 +29,41 @@ KernelRuntime::KernelRuntime(Vfs& vfs, KernelOptions opts, sim::Picos mutex_wake
 
 KernelRuntime::~KernelRuntime() = default;
 
+sync::Scheduler& KernelRuntime::scheduler() {
+  if (scheduler_) return *scheduler_;
+  auto& mem = vfs_.memory();
+  const auto& m = mem.machine();
+  std::vector<sync::Scheduler::CpuLines> lines;
+  for (CpuId c = 0; c < m.cpus(); ++c) {
+    const auto node = m.node_of(m.core_of(c));
+    const std::string cpu = "cpu " + std::to_string(c);
+    sync::Scheduler::CpuLines l{mem.add_line(node), mem.add_line(node), mem.add_line(node), task_lines_[c]};
+    vfs_.set_label(l.rq, {"runqueue of " + cpu, 0, "lock nr_running", false});
+    vfs_.set_label(l.curr, {"runqueue of " + cpu, 1, "curr", false});
+    vfs_.set_label(l.thread_info, {"thread_info on " + cpu, 0, "flags status", false});
+    lines.push_back(l);
+  }
+  const auto& spec = vfs_.spec();
+  const auto& irq = m.spec().interrupts;
+  sync::SchedulerCosts costs;
+  costs.context_switch = m.cycles(spec.costs.cycles.at("context_switch") * cost_scale_);
+  costs.wake_by_ipi = irq.idle_wake == machine::IdleWake::kIpi;
+  costs.ipi_send = irq.ipi_send;
+  costs.wake_exit = irq.wake_exit;
+  costs.ttwu_rq_lock_passes = spec.ttwu_rq_lock_passes;
+  // An IPI travels as the interconnect's messages do between the two CPUs' cache domains.
+  auto flight = [&m](CpuId from, CpuId to) {
+    return m.domain_to_domain(m.domain_of(m.core_of(from)), m.domain_of(m.core_of(to)));
+  };
+  scheduler_ = std::make_unique<sync::Scheduler>(std::move(lines), costs, flight);
+  return *scheduler_;
+}
+
 // The lines of a lock of `kind` whose word is on k.line, as the kind declares them: further shared
 // lines allocated with the lock (a CLH lock's initial node), then one line per CPU, either the
 // lock's own (homed on that CPU's node: a CPU's node stays queued from its acquire to its release,
 // so locks that may be held together cannot share them), the CPU's queue node shared by every lock
-// of the kind (qspinlock), or the CPU's task state (sleeping locks).
+// of the kind (qspinlock). Sleeping locks sleep through the scheduler (scheduler()).
 std::vector<LineId> KernelRuntime::lock_lines(const sync::SyncKind& kind, const KOp& k) {
   auto& mem = vfs_.memory();
   const auto& m = mem.machine();
@@ -59,9 +89,6 @@ std::vector<LineId> KernelRuntime::lock_lines(const sync::SyncKind& kind, const 
       break;
     case sync::PerCpuLines::kCpuQnodes:
       lines.insert(lines.end(), qnode_lines_.begin(), qnode_lines_.end());
-      break;
-    case sync::PerCpuLines::kTaskStates:
-      lines.insert(lines.end(), task_lines_.begin(), task_lines_.end());
       break;
   }
   return lines;
@@ -112,7 +139,7 @@ sync::SyncPrimitive& KernelRuntime::primitive(const KOp& k) {
     throw std::logic_error(std::string(name) +
                            " is a reference kind the kernel model emits itself (sync_registry.hpp)");
   }
-  if (sk.role == sync::SyncRole::kSleeping) cfg.wakeup_latency = mutex_wakeup_;
+  if (sk.role == sync::SyncRole::kSleeping) cfg.scheduler = &scheduler();
   const std::vector<LineId> lines = lock_lines(sk, k);
   cfg.lines = lines;
   auto made = sync::make_sync(sk, cfg);

@@ -11,6 +11,7 @@
 
 #include "models/exec/executor.hpp"
 #include "models/kernel/syscalls.hpp"
+#include "models/sync/scheduler.hpp"
 #include "models/sync/sync_primitive.hpp"
 #include "models/sync/sync_registry.hpp"
 
@@ -33,7 +34,7 @@ struct ProcessStats {
 // instances and the per-CPU lines their queued variants need.
 class KernelRuntime {
  public:
-  KernelRuntime(Vfs& vfs, KernelOptions opts, sim::Picos mutex_wakeup, double cost_scale = 1.0);
+  KernelRuntime(Vfs& vfs, KernelOptions opts, double cost_scale = 1.0);
   ~KernelRuntime();
 
   Vfs& vfs() { return vfs_; }
@@ -43,12 +44,16 @@ class KernelRuntime {
 
  private:
   std::vector<LineId> lock_lines(const sync::SyncKind& kind, const KOp& k);
+  // The runqueues and the sleep and wake-up path of sleeping locks; made with the first of them,
+  // so that a run without one allocates no runqueue lines.
+  sync::Scheduler& scheduler();
 
   Vfs& vfs_;
   SyscallExpander expander_;
-  sim::Picos mutex_wakeup_;
+  double cost_scale_;
+  std::unique_ptr<sync::Scheduler> scheduler_;
   std::vector<LineId> qnode_lines_;  // per-CPU MCS/qspinlock nodes, shared by every queued lock
-  std::vector<LineId> task_lines_;   // per-CPU task-state lines sleepers wait on
+  std::vector<LineId> task_lines_;   // per-CPU task-state lines sleepers wait on (the scheduler's)
   // The lock instances by line: lock_head_[line] is the first entry of that line's chain (lines
   // are dense ids, so this is a vector index rather than a hash lookup per lock operation).
   struct LockEntry {

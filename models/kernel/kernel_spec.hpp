@@ -104,6 +104,10 @@ struct KernelSpec {
                                       // a machine, so check_kernel_fits_machine reports against it later
   bool hash_interleaved = true;
 
+  // try_to_wake_up takes the target runqueue's lock once (2.6.20) or, from 2.6.35, twice
+  // (task_rq_lock, then released and taken again around TASK_WAKING and select_task_rq).
+  std::uint32_t ttwu_rq_lock_passes = 2;
+
   std::map<std::string, ObjectLayout> layouts;  // by object type
   CpuCosts costs;
 };

@@ -73,7 +73,7 @@ struct World {
   // Runs the calls; returns which failed. Throws (failing the test) if a call ends holding a lock.
   std::vector<bool> run(const std::vector<std::string>& calls) {
     Process& p = vfs.new_process(0, cwd);
-    KernelRuntime rt(vfs, {}, sim::from_ns(5000));
+    KernelRuntime rt(vfs, {});
     Recorder src(calls);
     ProcessProgram prog(rt, p, src);
     sim::Simulation sim(1);

@@ -51,7 +51,7 @@ Outcome run(const std::string& kernel, std::size_t cache_entries) {
   reader.push_back("close ./d/f0");
   Process& a = vfs.new_process(0, cwd);
   Process& b = vfs.new_process(4, cwd);
-  KernelRuntime rt(vfs, {}, sim::from_ns(5000));
+  KernelRuntime rt(vfs, {});
   testing::Repeat reads(reader, 1);
   // Another process changes the tree the reader walks: renames, creates and unlinks.
   testing::Repeat changes(

@@ -93,6 +93,8 @@ const char* op_name(exec::OpKind k) {
       return "load-spin";
     case exec::OpKind::kSleepUntil:
       return "load-sleep";
+    case exec::OpKind::kIdle:
+      return "idle";
   }
   return "?";
 }
@@ -237,7 +239,7 @@ TraceResult trace_syscall(const machine::Machine& m, const KernelSpec& k, const 
   const DentryId cwd = vfs.mkpath(req.cwd, true, 0u);
   set_up_tree(vfs, cwd, s, req);
   Process& p = vfs.new_process(0, cwd);
-  KernelRuntime rt(vfs, req.options, sim::from_ns(5000));
+  KernelRuntime rt(vfs, req.options);
 
   std::vector<Syscall> setup;  // a descriptor call's file is opened first
   if (sys_traits(s.sys).setup == TraceSetup::kOpenFile) setup.push_back(parse_syscall("open " + s.path + " O_RDWR"));

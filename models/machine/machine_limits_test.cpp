@@ -283,6 +283,22 @@ TEST_F(MachineLimits, TheHomePolicyIsRequiredAndRetentionBelongsToAForwardingHom
   EXPECT_EQ(e.key_path(), "coherence.retention");
 }
 
+// How an idle CPU is woken is required and cited; an IPI's send cost belongs to 'idle_wake: ipi'.
+TEST_F(MachineLimits, TheIdleWakeIsRequiredAndAnMwaitMachineSendsNoIpi) {
+  const std::string ipi = "  idle_wake: {value: ipi, source: \"estimate: synthetic machine for scale testing\"}\n";
+  auto e = load_error(synthetic("noidle", {{ipi, ""}}));
+  EXPECT_EQ(e.key_path(), "interrupts.idle_wake");
+  e = load_error(synthetic("badidle", {{"idle_wake: {value: ipi", "idle_wake: {value: ipl"}}));
+  EXPECT_TRUE(contains(e.message(), "mwait")) << e.what();
+  e = load_error(synthetic("mwaitsend", {{"idle_wake: {value: ipi", "idle_wake: {value: mwait"}}));
+  EXPECT_EQ(e.key_path(), "interrupts.ipi_send");
+  EXPECT_TRUE(contains(e.message(), "only to 'idle_wake: ipi'")) << e.what();
+  const MachineSpec m = load_machine(synthetic("ipi", {}), kMachineDirs);
+  EXPECT_EQ(m.interrupts.idle_wake, IdleWake::kIpi);
+  EXPECT_GT(m.interrupts.ipi_send, 0);
+  EXPECT_GT(m.interrupts.wake_exit, 0);
+}
+
 }  // namespace
 }  // namespace walksim::machine
 

@@ -196,12 +196,12 @@ void read_caches(const Node& root, MachineSpec& spec) {
 
 // The protocol families by name, as Node::as_enum takes them.
 const std::vector<std::pair<std::string, ProtocolKind>>& protocol_names() {
-  static const std::vector<std::pair<std::string, ProtocolKind>> kNames = [] {
+  static const std::vector<std::pair<std::string, ProtocolKind>> names = [] {
     std::vector<std::pair<std::string, ProtocolKind>> v;
     for (const auto& p : kProtocolNames) v.emplace_back(p.name, p.kind);
     return v;
   }();
-  return kNames;
+  return names;
 }
 
 // A directory's own keys (what it records, shadow tags of a victim cache); a broadcast protocol's
@@ -287,6 +287,19 @@ void read_coherence_costs(const Node& coherence, const std::string& protocol_nam
       section.child(cost.key).fail(in_quotes(cost.key) + " applies only to protocol " + owners +
                                    "; this machine's protocol is " + in_quotes(protocol_name));
     }
+  }
+}
+
+// `interrupts:`: how the idle CPU of a sleeping task is woken, and what that costs.
+void read_interrupts(const Node& root, MachineSpec& spec) {
+  const Node irq = root.child("interrupts");
+  spec.interrupts.idle_wake =
+      irq.sourced("idle_wake", spec.sources).as_enum<IdleWake>({{"ipi", IdleWake::kIpi}, {"mwait", IdleWake::kMwait}});
+  spec.interrupts.wake_exit = component_time(irq, "wake_exit", spec.sources, spec.clock_hz);
+  if (spec.interrupts.idle_wake == IdleWake::kIpi) {
+    spec.interrupts.ipi_send = component_time(irq, "ipi_send", spec.sources, spec.clock_hz);
+  } else if (irq.has("ipi_send")) {
+    irq.child("ipi_send").fail("'ipi_send' applies only to 'idle_wake: ipi'; an mwaiting CPU is woken by the store");
   }
 }
 
@@ -525,6 +538,7 @@ MachineSpec read_machine(const Node& root, const std::string& file) {
   spec.dram_access = component_time(root.child("memory"), "dram_access", spec.sources);
   read_coherence(root, spec);
   read_interconnect(root, spec);
+  read_interrupts(root, spec);
   root.finish();
   return spec;
 }

@@ -94,6 +94,16 @@ struct CoherenceCosts {
   Picos branch_mispredict = 0;   // a failed cmpxchg's retry branch: the pipeline restarts before the retry
 };
 
+// How an idle CPU is woken (docs/model.md, "Sleeping and waking"): an idle loop that halts needs an
+// inter-processor interrupt, one that mwaits on its thread_info line wakes when the waker writes it.
+enum class IdleWake { kIpi, kMwait };
+
+struct InterruptCosts {
+  IdleWake idle_wake = IdleWake::kIpi;
+  Picos ipi_send = 0;   // the waker's APIC writes for one IPI (only when idle_wake is kIpi)
+  Picos wake_exit = 0;  // from the signal reaching the idle CPU to its running again: the IPI's entry, or mwait's exit
+};
+
 struct MachineSpec {
   std::string name;
   std::string description;
@@ -125,6 +135,7 @@ struct MachineSpec {
   bool victim_shadow_tags = false;
   Picos home_retention = 0;  // kForwarding only: how long a new owner keeps the line
   CoherenceCosts costs;
+  InterruptCosts interrupts;
   TopologySpec topology;
 
   // Key path (e.g. "caches[0].latency", "interconnect.link_classes.ht.latency") -> its `source:`.

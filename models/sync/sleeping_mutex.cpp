@@ -17,11 +17,12 @@ enum LockStep : std::uint32_t {
   kXchg,           // atomic_xchg(count, -1)
   kXchgResult,     // -> got it (atomic_set(count, 0) if the list is now empty), or drop wait_lock
   kDropAndReturn,  // spin_unlock(wait_lock), then done
-  kSleep,          // schedule()
-  kRelock,         // woken: spin_lock(wait_lock), then go round again
+  kSleep,          // schedule(), asleep, woken and scheduled back in (Scheduler::sleep)
+  kSleeping,       // the scheduler's steps; then spin_lock(wait_lock) and go round again
   kDone,
 };
-enum UnlockStep : std::uint32_t { kUFast = 0, kUFastResult, kUSetOne, kUWake, kUDrop, kUDone };
+// kUWaking: wake_up_process(first waiter), the scheduler's try_to_wake_up steps, under wait_lock.
+enum UnlockStep : std::uint32_t { kUFast = 0, kUFastResult, kUSetOne, kUWake, kUWaking, kUDrop, kUDone };
 // spin_lock(&lock->wait_lock), shared by both paths; call.scratch holds the step to go on with.
 enum WaitLockStep : std::uint32_t { kWaitLockTake = 100, kWaitLockResult };
 // The count lives in the word's low bits, wait_lock in one high bit of the same word: both are on
@@ -31,10 +32,8 @@ constexpr std::uint64_t kWaitBit = std::uint64_t{1} << 62;
 constexpr std::uint64_t kCountMask = kWaitBit - 1;
 }  // namespace
 
-SleepingMutex::SleepingMutex(SyncWord word, std::span<const LineId> task_lines, Picos wakeup_latency)
-    : word_(word), tasks_(task_lines.begin(), task_lines.end()), wakeup_(wakeup_latency) {
-  if (tasks_.empty()) throw std::invalid_argument("mutex needs one task line per CPU");
-  waiters_.reserve(tasks_.size());
+SleepingMutex::SleepingMutex(SyncWord word, Scheduler& scheduler) : word_(word), sched_(scheduler) {
+  waiters_.reserve(sched_.cpus());
 }
 
 void SleepingMutex::remove_waiter(CpuId cpu) {
@@ -43,7 +42,7 @@ void SleepingMutex::remove_waiter(CpuId cpu) {
 }
 
 bool SleepingMutex::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::uint64_t last, Op& out) {
-  if (cpu >= tasks_.size()) throw std::out_of_range("mutex has no task line for cpu " + std::to_string(cpu));
+  if (cpu >= sched_.cpus()) throw std::out_of_range("mutex has no task line for cpu " + std::to_string(cpu));
   // wait_lock is a real test-and-set spinlock: the waker must not find the wait list while a sleeper
   // is between joining it and marking itself asleep (a lost wake-up otherwise).
   const auto take_wait_lock = [&](std::uint32_t then) {
@@ -84,7 +83,7 @@ bool SleepingMutex::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::u
         // The task marks itself asleep before it can be found on the list, so a wake-up that
         // comes before it sleeps is not lost (the kernel gets this from holding wait_lock).
         if (std::find(waiters_.begin(), waiters_.end(), cpu) == waiters_.end()) waiters_.push_back(cpu);
-        out = Op::store(tasks_[cpu], 0);
+        out = Op::store(sched_.task_line(cpu), 0);
         call.step = kXchg;
         return true;
       case kXchg:
@@ -115,11 +114,13 @@ bool SleepingMutex::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::u
         return true;
       case kSleep:
         ++stats_.sleeps;
-        out = Op::sleep_until(tasks_[cpu], 1, wakeup_);
-        call.step = kRelock;
-        return true;
-      case kRelock:
-        take_wait_lock(kQueue);
+        call.inner_step = 0;
+        call.inner_scratch = 0;
+        call.step = kSleeping;
+        [[fallthrough]];
+      case kSleeping:
+        if (sched_.sleep(cpu, call.inner_step, call.inner_scratch, last, out)) return true;
+        take_wait_lock(kQueue);  // woken and running again: retry under wait_lock
         return true;
       default:
         return false;
@@ -140,9 +141,19 @@ bool SleepingMutex::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::u
         call.step = kUWake;
         return true;
       case kUWake:
-        if (!waiters_.empty()) {  // wake_up_process(first waiter): it stays on the list
-          out = Op::store(tasks_[waiters_.front()], 1);
-          call.step = kUDrop;
+        if (waiters_.empty()) {
+          drop_wait_lock();
+          call.step = kUDone;
+          return true;
+        }
+        // wake_up_process(first waiter): it stays on the list until it has the mutex.
+        call.scratch = waiters_.front();
+        call.inner_step = 0;
+        call.inner_scratch = 0;
+        call.step = kUWaking;
+        [[fallthrough]];
+      case kUWaking:
+        if (sched_.wake(cpu, static_cast<CpuId>(call.scratch), call.inner_step, call.inner_scratch, last, out)) {
           return true;
         }
         [[fallthrough]];

@@ -1,12 +1,15 @@
-// The sleeping mutex of Linux 2.6.35 (i_mutex): the fast paths are one locked RMW each (`lock
-// decl` to lock, `lock incl` to unlock). A contended locker queues itself, marks itself asleep
-// and sleeps: it burns no CPU, and when the unlocker wakes the first waiter it pays the
-// scheduler's wake-up latency before it can retry (the lock may be stolen meanwhile).
+// The sleeping mutex of Linux 2.6.16-2.6.29 (i_mutex; without the 2.6.30+ spinning on a running
+// owner): the fast paths are one locked RMW each (`lock decl` to lock, `lock incl` to unlock). A
+// contended locker queues itself, marks itself asleep and sleeps through the scheduler: schedule()
+// out, no CPU while asleep, the wake-up's flight, schedule() back in; the unlocker wakes the first
+// waiter with try_to_wake_up under wait_lock (scheduler.hpp), and the woken task retries: the lock
+// may have been stolen meanwhile (no hand-off).
 #pragma once
 
 #include <span>
 #include <vector>
 
+#include "models/sync/scheduler.hpp"
 #include "models/sync/sync_primitive.hpp"
 
 namespace walksim::sync {
@@ -14,15 +17,15 @@ namespace walksim::sync {
 // Modelled: the count word and its RMWs; wait_lock as a test-and-set spinlock on the mutex line
 // (an xchg to take it, spinning while it is held, a store to drop it), which orders the sleeper's
 // joining the wait list and marking itself asleep before any waker can look at the list; the
-// sleeper's store to its own task line, the waker's store to the first waiter's task line. Not
-// modelled: the 2.6.30+ optimistic spinning on a running owner (CONFIG_MUTEX_SPIN_ON_OWNER), and
-// the waker's own CPU cost in try_to_wake_up (issue 14). The 2.6.35 wait_lock is a ticket lock;
-// test-and-set stands for it (one holder at a time is what the wake-up order needs).
+// sleeper's store to its own task line and its schedule(), the waker's try_to_wake_up, both as the
+// Scheduler's ops. Not modelled: the 2.6.30+ optimistic spinning on a running owner
+// (CONFIG_MUTEX_SPIN_ON_OWNER). The 2.6.35 wait_lock is a ticket lock, 2.6.20's `lock decb`;
+// test-and-set stands for both (one holder at a time is what the wake-up order needs).
 class SleepingMutex final : public SyncPrimitive {
  public:
-  // `task_lines` has one line per CPU, standing for the task's state word; a task sleeps on one
-  // thing at a time, so all mutexes of a kernel may share them.
-  SleepingMutex(SyncWord word, std::span<const LineId> task_lines, Picos wakeup_latency);
+  // `scheduler` holds each CPU's task state line and runqueue; a task sleeps on one thing at a
+  // time, so all mutexes of a kernel share one.
+  SleepingMutex(SyncWord word, Scheduler& scheduler);
 
   std::string_view kind() const override { return "mutex"; }
   bool supports(SyncAction a) const override { return a == SyncAction::kAcquire || a == SyncAction::kRelease; }
@@ -40,8 +43,7 @@ class SleepingMutex final : public SyncPrimitive {
   void remove_waiter(CpuId cpu);
 
   SyncWord word_;
-  std::vector<LineId> tasks_;
-  Picos wakeup_;
+  Scheduler& sched_;
   std::vector<CpuId> waiters_;  // the wait list, FIFO; capacity reserved for every CPU
 };
 

@@ -1,6 +1,6 @@
-// The sleeping mutex: one RMW fast paths, a contended waiter that sleeps (no CPU burned) and
-// pays the wake-up latency, mutual exclusion without lost wake-ups, and CPU time against a
-// spinlock under the same contention.
+// The sleeping mutex: one RMW fast paths, a contended waiter that sleeps through the scheduler
+// (schedule() out and in as CPU work, no CPU while asleep, the wake-up's flight), the waker's
+// try_to_wake_up, mutual exclusion without lost wake-ups, and CPU time against a spinlock.
 #include "models/sync/sleeping_mutex.hpp"
 
 #include <gtest/gtest.h>
@@ -19,14 +19,26 @@ using testing::Rig;
 using testing::Script;
 using testing::Step;
 
-constexpr Picos kWakeup = from_ns(5000);
+constexpr Picos kSwitch = from_ns(1000), kIpiSend = from_ns(300), kWakeExit = from_ns(700);
+
+SchedulerCosts costs(std::uint32_t passes = 2) {
+  SchedulerCosts c;
+  c.context_switch = kSwitch;
+  c.wake_by_ipi = true;
+  c.ipi_send = kIpiSend;
+  c.wake_exit = kWakeExit;
+  c.ttwu_rq_lock_passes = passes;
+  return c;
+}
 
 struct MutexRig {
-  MutexRig()
+  explicit MutexRig(std::uint32_t passes = 2)
       : r(testing::small_machine()),
+        sched(testing::make_scheduler(r, costs(passes))),
         lines(add_sync_lines(r.mem, "mutex", 0)),
-        mutex(lines[0], std::span<const LineId>(lines).subspan(1), kWakeup) {}
+        mutex(lines[0], *sched) {}
   Rig r;
+  std::unique_ptr<Scheduler> sched;
   std::vector<LineId> lines;
   SleepingMutex mutex;
 };
@@ -41,9 +53,13 @@ TEST(SleepingMutex, UncontendedLockAndUnlockAreOneRmwEach) {
   EXPECT_EQ(m.r.ex.word(m.lines[0]), SleepingMutex::kUnlocked);
 }
 
-TEST(SleepingMutex, AContendedWaiterSleepsBurnsNoCpuAndPaysTheWakeUpLatency) {
+// The waiter sleeps through the owner's hold: two context switches of CPU (out and back in), no CPU
+// while asleep, then the wake-up's flight (the IPI's trip between the two CPUs and its entry),
+// which counts as sleep too; the owner's unlock pays try_to_wake_up, the IPI's send included.
+TEST(SleepingMutex, AContendedWaiterSleepsThroughTheSchedulerAndTheWakerPaysTheWakeUp) {
   MutexRig m;
   constexpr Picos kHold = from_ns(50000);
+  Picos released = 0;
   Script owner(0, {Step::act(m.mutex, SyncAction::kAcquire), Step::raw(Op::compute(kHold)),
                    Step::act(m.mutex, SyncAction::kRelease)});
   std::uint64_t waited = 9;
@@ -53,16 +69,40 @@ TEST(SleepingMutex, AContendedWaiterSleepsBurnsNoCpuAndPaysTheWakeUpLatency) {
   m.r.ex.start(0, owner);
   m.r.ex.start(5, waiter);
   m.r.ex.run();
+  released = m.r.ex.stats(0).finished;
   const auto& w = m.r.ex.stats(5);
+  const auto& o = m.r.ex.stats(0);
   EXPECT_EQ(waited, 1u);
   EXPECT_EQ(m.mutex.stats().sleeps, 1u);
-  EXPECT_GT(w.finished, kHold + kWakeup);  // woken after the unlock, then the latency
-  EXPECT_LT(w.finished, kHold + kWakeup + from_ns(2000));
-  EXPECT_GT(w.sleep, kHold + kWakeup - from_ns(2000));
-  EXPECT_LT(w.cpu_time(), from_ns(2000));                // CPU time: the fast path, the queueing, the retry
-  EXPECT_LT(w.cpu_time() * 20, w.finished - w.started);  // much less than the wall time
+  EXPECT_EQ(m.sched->wakeups(), 1u);
+  // Woken only after the unlock began, then the flight and the switch back in before it retries.
+  EXPECT_GT(w.finished, kHold + kWakeExit + kSwitch);
+  EXPECT_LT(w.finished, released + kWakeExit + kSwitch + from_ns(3000));
+  EXPECT_GT(w.sleep, kHold - kSwitch - from_ns(3000));  // asleep from the switch out to the wake-up's arrival
+  // CPU: the two switches and the mutex's and scheduler's few accesses; never the sleep.
+  EXPECT_GT(w.cpu_time(), 2 * kSwitch);
+  EXPECT_LT(w.cpu_time(), 2 * kSwitch + from_ns(3000));
+  EXPECT_EQ(w.cpu_time() + w.sleep, w.finished - w.started);
+  // The owner paid the wake-up: its CPU time beyond the hold includes the IPI's send.
+  EXPECT_GT(o.cpu_time(), kHold + kIpiSend);
   EXPECT_EQ(m.mutex.waiters(), 0u);
   EXPECT_EQ(m.r.ex.word(m.lines[0]), SleepingMutex::kUnlocked);
+}
+
+// 2.6.35's try_to_wake_up takes the sleeper's runqueue lock twice, 2.6.20's once: one RMW more.
+TEST(SleepingMutex, TheWakeUpTakesTheRunqueueLockOnceOrTwiceAsTheVariantDoes) {
+  auto rmws = [](std::uint32_t passes) {
+    MutexRig m(passes);
+    Script owner(0, {Step::act(m.mutex, SyncAction::kAcquire), Step::raw(Op::compute(from_ns(20000))),
+                     Step::act(m.mutex, SyncAction::kRelease)});
+    Script waiter(5, {Step::raw(Op::compute(from_ns(1000))), Step::act(m.mutex, SyncAction::kAcquire),
+                      Step::act(m.mutex, SyncAction::kRelease)});
+    m.r.ex.start(0, owner);
+    m.r.ex.start(5, waiter);
+    m.r.ex.run();
+    return m.r.ex.stats(0).atomics;
+  };
+  EXPECT_EQ(rmws(2), rmws(1) + 1);
 }
 
 TEST(SleepingMutex, ContendingCpusNeverOverlapAndNoWakeUpIsLost) {

@@ -112,9 +112,10 @@ const SyncKind kKinds[] = {
     {"mutex",
      "2.6.35 sleeping mutex: one RMW fast paths, contended waiters sleep",
      SyncRole::kSleeping,
-     {1, PerCpuLines::kTaskStates},
+     {1, PerCpuLines::kNone},
      [](const SyncConfig& c) -> Ptr {
-       return std::make_unique<SleepingMutex>(first(c), per_cpu(c, 1), c.wakeup_latency);
+       if (!c.scheduler) throw std::invalid_argument("a sleeping mutex needs the scheduler it sleeps through");
+       return std::make_unique<SleepingMutex>(first(c), *c.scheduler);
      }},
     {"rcu",
      "RCU read side (no ops) and call_rcu (private cost, deferred free)",

@@ -15,13 +15,14 @@
 
 namespace walksim::sync {
 
+class Scheduler;
+
 // Where a kind's per-CPU lines come from: one per CPU, each homed on its CPU's node.
 enum class PerCpuLines : std::uint8_t {
   kNone,
-  kOwn,         // the instance's own (an MCS or CLH lock's queue nodes, a per-CPU counter's slots)
-  kCpuQnodes,   // the CPU's queue node, shared by every lock of the kind (qspinlock's per-CPU
-                // mcs_nodes); add_sync_lines gives each instance its own
-  kTaskStates,  // the CPU's task state, which a sleeping lock's waiter sleeps in
+  kOwn,        // the instance's own (an MCS or CLH lock's queue nodes, a per-CPU counter's slots)
+  kCpuQnodes,  // the CPU's queue node, shared by every lock of the kind (qspinlock's per-CPU
+               // mcs_nodes); add_sync_lines gives each instance its own
 };
 
 // The lines a primitive needs: `shared` lines first (the first holds its word; further ones are
@@ -36,7 +37,7 @@ struct SyncLines {
 // What a kind is to a kernel variant: which `spinlock:` it may be, and whether its waiters sleep.
 enum class SyncRole : std::uint8_t {
   kSpinlock,  // lock/unlock, waiters spin: a kernel variant's `spinlock:` or a lock-loop's `lock:`
-  kSleeping,  // lock/unlock, waiters sleep (the experiment's os.wakeup_latency applies)
+  kSleeping,  // lock/unlock, waiters sleep and are woken through the scheduler (SyncConfig::scheduler)
   kKernel,    // used by the kernel model through this registry: the rwlock, lockref
   // A reference model the sync tests check, which the kernel model does not run: its expander
   // emits these operations itself (KOpKind::kSeqBegin/kSeqCheck/kSeqWriteBegin/kSeqWriteEnd,
@@ -52,11 +53,11 @@ struct SyncConfig {
   std::span<const LineId> lines;         // as many as the kind's SyncLines say for `cpus`
   std::uint32_t word = exec::kLineWord;  // the word of the first line that holds the value (Op::on_word)
   std::uint32_t cpus = 0;
-  Picos wakeup_latency = 0;       // mutex: from the unlocker's wake-up to the sleeper running
-  Picos callback_cost = 0;        // rcu: CPU time of one call_rcu
-  Picos cycle = 0;                // one CPU cycle, for delays a lock's source gives in cycles (a TAS
-                                  // loop's pause, TTAS back-off); 0: those delays are left out
-  SyncPrimitive* lock = nullptr;  // atomic: the spinlock atomic_dec_and_lock takes (optional)
+  Scheduler* scheduler = nullptr;  // sleeping kinds: the runqueues they sleep and wake through
+  Picos callback_cost = 0;         // rcu: CPU time of one call_rcu
+  Picos cycle = 0;                 // one CPU cycle, for delays a lock's source gives in cycles (a TAS
+                                   // loop's pause, TTAS back-off); 0: those delays are left out
+  SyncPrimitive* lock = nullptr;   // atomic: the spinlock atomic_dec_and_lock takes (optional)
 };
 
 struct SyncKind {

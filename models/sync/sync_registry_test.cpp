@@ -18,18 +18,20 @@ using testing::Rig;
 
 // A primitive built by name on a fresh rig, with a ticket lock for atomic_dec_and_lock.
 struct Built {
-  explicit Built(std::string_view kind) : r(testing::small_machine()), spin(r.mem.add_line(0)) {
+  explicit Built(std::string_view kind)
+      : r(testing::small_machine()), spin(r.mem.add_line(0)), sched(testing::make_scheduler(r, {})) {
     lines = add_sync_lines(r.mem, kind, 0);
     SyncConfig cfg;
     cfg.lines = lines;
     cfg.cpus = r.m.cpus();
-    cfg.wakeup_latency = from_ns(2000);
+    cfg.scheduler = sched.get();
     cfg.callback_cost = from_ns(20);
     cfg.lock = &spin;
     prim = make_sync(kind, cfg);
   }
   Rig r;
   TicketSpinlock spin;
+  std::unique_ptr<Scheduler> sched;
   std::vector<LineId> lines;
   std::unique_ptr<SyncPrimitive> prim;
 };

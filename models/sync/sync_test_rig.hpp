@@ -10,6 +10,7 @@
 #include "models/coherence/test_machines.hpp"
 #include "models/exec/executor.hpp"
 #include "models/sync/lock_loop.hpp"
+#include "models/sync/scheduler.hpp"
 #include "models/sync/sync_primitive.hpp"
 
 namespace walksim::sync::testing {
@@ -22,6 +23,20 @@ struct Rig {
   coherence::MemorySystem mem;
   exec::Executor ex;
 };
+
+// A scheduler on the rig's machine: four new lines per CPU on its node, and an IPI's trip as the
+// machine's latency between the two CPUs' cache domains (as the kernel runtime makes it).
+inline std::unique_ptr<Scheduler> make_scheduler(Rig& r, SchedulerCosts costs) {
+  std::vector<Scheduler::CpuLines> lines;
+  for (CpuId c = 0; c < r.m.cpus(); ++c) {
+    const auto node = r.m.node_of(r.m.core_of(c));
+    lines.push_back({r.mem.add_line(node), r.mem.add_line(node), r.mem.add_line(node), r.mem.add_line(node)});
+  }
+  const machine::Machine& m = r.m;
+  return std::make_unique<Scheduler>(std::move(lines), costs, [&m](CpuId a, CpuId b) {
+    return m.domain_to_domain(m.domain_of(m.core_of(a)), m.domain_of(m.core_of(b)));
+  });
+}
 
 // One LockLoop of `p` on every CPU of the rig's machine, run to the end (the mutual-exclusion
 // scenario every lock's test uses).

@@ -15,8 +15,8 @@ namespace walksim::workload::testing {
 
 struct BenchRun {
   BenchRun(const std::string& machine, Workload& w, std::uint32_t threads, std::uint64_t ops_per_process,
-           Placement placement = Placement::kCoresFirst, Picos mutex_wakeup = 0)
-      : b(machine, "linux-2.6.35"), rt(init(w, threads, ops_per_process, placement), {}, mutex_wakeup), ex(sim, b.mem) {
+           Placement placement = Placement::kCoresFirst)
+      : b(machine, "linux-2.6.35"), rt(init(w, threads, ops_per_process, placement), {}), ex(sim, b.mem) {
     for (std::size_t i = 0; i < w.process_count(); ++i) {
       programs.push_back(std::make_unique<kernel::ProcessProgram>(rt, w.process(i), w.source(i)));
       ex.start(w.process(i).cpu, *programs.back());

@@ -26,7 +26,6 @@ RunResult run(const std::string& params, std::uint32_t threads, std::uint64_t op
   a.threads = threads;
   a.control.ops_per_process = ops;
   a.seed = seed;
-  a.mutex_wakeup = sim::from_ns(3000);
   return testing::run(a, *w);
 }
 

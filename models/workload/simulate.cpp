@@ -174,7 +174,7 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
   r.threads = spec.threads;
   r.cpus = place(m, spec.threads, spec.placement);
   workload.build(vfs, r.cpus, spec.control, rng);
-  kernel::KernelRuntime rt(vfs, spec.options, spec.mutex_wakeup, spec.cost_scale);
+  kernel::KernelRuntime rt(vfs, spec.options, spec.cost_scale);
   exec::Executor ex(sim, mem);
   CommonWindow window(workload.process_count());
   std::vector<std::unique_ptr<kernel::ProcessProgram>> programs;

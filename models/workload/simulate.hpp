@@ -26,7 +26,6 @@ struct RunSpec {
   RunControl control;
   std::uint64_t seed = 1;
   double cost_scale = 1.0;     // the calibrated scale of the kernel's private CPU costs
-  Picos mutex_wakeup = 0;      // a sleeping mutex waiter's wake-up latency
   bool check = false;          // coherence invariants after every access (slow)
   std::size_t hot_lines = 10;  // how many of the hottest lines to report
   bool floor = false;          // generation floor: no timing or coherence (walksim bench)

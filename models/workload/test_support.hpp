@@ -27,7 +27,6 @@ struct RunArgs {
   RunControl control;
   kernel::KernelOptions options;
   std::uint64_t seed = 1;
-  Picos mutex_wakeup = 0;
 };
 
 inline RunResult run(const RunArgs& a, Workload& w) {
@@ -40,7 +39,6 @@ inline RunResult run(const RunArgs& a, Workload& w) {
   spec.control = a.control;
   spec.options = a.options;
   spec.seed = a.seed;
-  spec.mutex_wakeup = a.mutex_wakeup;
   return simulate(spec, w);
 }
 

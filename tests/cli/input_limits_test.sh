@@ -19,7 +19,7 @@ kernel() {  # kernel NAME BODY: a kernel extending linux-2.6.35
   printf 'name: %s\nextends: linux-2.6.35\ndescription: "x"\n%s\n' "$1" "$2" > "$1.yaml"
 }
 experiment() {  # experiment NAME WORKLOAD [EXTRA]: a one-point stat experiment
-  printf 'name: %s\ndescription: "x"\nmachine: nehalem-ep-2s8c\nkernels: [%s]\nworkload: %s\nthreads: [1, 2]\nrun: {ops_per_process: 50, warmup_ops: 0}\nos: {wakeup_latency: {value: 5us, source: "estimate: x"}}\n%s\n' \
+  printf 'name: %s\ndescription: "x"\nmachine: nehalem-ep-2s8c\nkernels: [%s]\nworkload: %s\nthreads: [1, 2]\nrun: {ops_per_process: 50, warmup_ops: 0}\n%s\n' \
     "$1" "${4:-linux-2.6.38}" "$2" "${3:-}" > "$1.yaml"
 }
 src_of() { printf '{value: %s, source: "estimate: attack"}' "$1"; }
@@ -106,7 +106,7 @@ expect 2 "deep.yaml(:[0-9]+:[0-9]+)?: lists and mappings are nested too deeply" 
 ln -s loop2.yaml loop1.yaml && ln -s loop1.yaml loop2.yaml
 expect 2 "loop1.yaml: too many levels of symbolic links" -- run loop1.yaml
 experiment two "{kind: stat-loop}" $'---\nname: other'
-expect 2 "two.yaml:9:1: a second YAML document starts here" -- run two.yaml -q -o out
+expect 2 "two.yaml:8:1: a second YAML document starts here" -- run two.yaml -q -o out
 
 # The limits leave room: a machine at the edge still probes.
 machine edge "memory:

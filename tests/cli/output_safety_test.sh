@@ -19,7 +19,6 @@ kernels: [linux-2.6.38]
 workload: {kind: stat-loop}
 threads: [1]
 run: {ops_per_process: 60, warmup_ops: 0}
-os: {wakeup_latency: {value: 5us, source: "estimate: x"}}
 YAML
 
 # 1. Command injection: the experiment's name, a kernel label, --out.

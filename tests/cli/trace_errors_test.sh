@@ -17,7 +17,6 @@ kernels: [linux-2.6.38]
 workload: {kind: trace-replay, params: {file: $2, loops: 0}}
 threads: [$3]
 run: {ops_per_process: 60, warmup_ops: 0}
-os: {wakeup_latency: {value: 5us, source: "estimate: x"}}
 YAML
   echo "$dir/$1.yaml"
 }

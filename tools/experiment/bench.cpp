@@ -56,7 +56,6 @@ workload::RunResult run_one(const Scenario& s, const std::string& root, bool flo
   rs.kernel = &k;
   rs.threads = s.threads;
   rs.control.ops_per_process = s.ops_per_process;
-  rs.mutex_wakeup = sim::from_ns(5000);
   rs.floor = floor;
   rs.hot_lines = 0;
   return workload::simulate(rs, *w);

@@ -281,7 +281,7 @@ void read_kernels(const Node& root, const std::string& config_root, const machin
 
 // `threads:` (the workloads' inputs checked against each count), `placement:`, `run:`, `seed:`,
 // `repeats:`. Returns whether a process may sleep on a mutex.
-bool read_sweep(const Node& root, const machine::MachineSpec& mspec, const workload::WorkloadKind& kind,
+void read_sweep(const Node& root, const machine::MachineSpec& mspec, const workload::WorkloadKind& kind,
                 const std::vector<std::unique_ptr<workload::Workload>>& made, ExperimentSpec& e) {
   const Node tnode = root.child("threads");
   e.threads = read_threads(tnode, mspec.cpus());
@@ -293,11 +293,7 @@ bool read_sweep(const Node& root, const machine::MachineSpec& mspec, const workl
       if (!problem.empty()) tnode.fail(problem);
     }
   }
-  bool may_sleep = false;
-  for (const auto& m : made) {
-    may_sleep = may_sleep || workload::can_sleep(kind, *m);
-    e.seeded = e.seeded || workload::is_seeded(kind, *m);
-  }
+  for (const auto& m : made) e.seeded = e.seeded || workload::is_seeded(kind, *m);
   if (const auto pl = root.optional("placement")) {
     e.placement = pl->as_choice({"cores-first", "compact"}) == 0 ? workload::Placement::kCoresFirst
                                                                  : workload::Placement::kCompact;
@@ -311,25 +307,15 @@ bool read_sweep(const Node& root, const machine::MachineSpec& mspec, const workl
       r->fail("repeats is at most " + std::to_string(kMaxRepeats) + " (the spread of a point is clear long before)");
     }
   }
-  return may_sleep;
 }
 
-// `os:` (the wake-up latency), required when a process may sleep.
-void read_os(const Node& root, bool may_sleep, ExperimentSpec& e) {
-  // The wake-up latency of a task sleeping on a mutex: needed only by workloads that can sleep.
-  if (may_sleep && !root.has("os")) {
-    throw config::ConfigError(root.mark(), "os",
-                              "missing key 'os': workload '" + e.workload +
-                                  "' can sleep on a mutex, so it needs the "
-                                  "wake-up latency: os: {wakeup_latency: {value: 5us, source: \"...\"}}");
-  }
+// `os:` held the wake-up latency of a sleeping task, a free parameter; waking is now modelled
+// (docs/model.md, "Sleeping and waking"), so the key is refused with what replaced it.
+void refuse_os(const Node& root) {
   if (const auto os = root.optional("os")) {
-    config::SourceMap sources;
-    e.wakeup_latency =
-        os->sourced("wakeup_latency", sources).as_time_at_most(config::kMaxComponentTime, config::kComponentTimeWhy);
-    e.wakeup_source = sources.begin()->second;
-  } else {
-    e.wakeup_latency = -1;  // never used: a sleep would stop the run (exec::NoWakeupLatency)
+    os->fail(
+        "'os' (os.wakeup_latency) is no longer read: a sleeping task's wake-up is modelled as the scheduler's "
+        "operations and the machine's interrupts: section (docs/model.md, 'Sleeping and waking'); remove it");
   }
 }
 
@@ -391,8 +377,8 @@ ExperimentSpec load_experiment(const std::string& path, const std::string& confi
   std::vector<std::unique_ptr<workload::Workload>> made;
   const auto& kind = read_workload(root, e, made);
   read_kernels(root, config_root, mspec, kind, e, made);
-  const bool may_sleep = read_sweep(root, mspec, kind, made, e);
-  read_os(root, may_sleep, e);
+  read_sweep(root, mspec, kind, made, e);
+  refuse_os(root);
   read_costs_and_figures(root, *made.front(), e);
   read_calibration(root, e);
   root.finish();

@@ -58,9 +58,7 @@ struct ExperimentSpec {
   workload::RunControl control;
   std::uint64_t seed = 1;
   std::uint32_t repeats = 1;
-  double cost_scale = 1.0;         // fixed scale of the kernel's private CPU costs
-  sim::Picos wakeup_latency = -1;  // sleeping-task wake-up (scheduler) latency; -1: not given
-  std::string wakeup_source;
+  double cost_scale = 1.0;            // fixed scale of the kernel's private CPU costs
   std::uint64_t extrapolate_ops = 0;  // report times for this many ops per process (steady state)
   std::size_t hot_lines = 10;
   bool check = false;  // coherence invariants after every access (--check)

@@ -129,9 +129,11 @@ TEST(ExperimentErrors, AnEmptySweepIsAnError) {
   EXPECT_NE(e.message().find("empty"), std::string::npos) << e.what();
 }
 
-TEST(ExperimentErrors, AWakeUpLatencyNeedsItsSource) {
-  const auto e = error_of("bad-no-wakeup-source.yaml");
-  EXPECT_NE(e.message().find("source"), std::string::npos) << e.what();
+// os.wakeup_latency was a free parameter; waking is modelled now, and the old key says so.
+TEST(ExperimentErrors, TheRemovedWakeUpLatencyIsRefusedWithWhatReplacedIt) {
+  const auto e = error_of("bad-os.yaml");
+  EXPECT_EQ(e.mark().line, 12) << e.what();
+  EXPECT_NE(e.message().find("interrupts"), std::string::npos) << e.what();
 }
 
 TEST(ExperimentErrors, EveryShippedExperimentLoads) {

@@ -114,7 +114,6 @@ class Context {
     rs.control = spec_.control;
     rs.seed = point_seed(spec_.seed, spec_.kernels[j.kernel], j.threads, j.repeat);
     rs.cost_scale = j.cost_scale;
-    rs.mutex_wakeup = spec_.wakeup_latency;
     rs.hot_lines = spec_.hot_lines;
     rs.check = spec_.check;
     rs.cancel = &stop;
@@ -139,10 +138,6 @@ class Context {
           (by_ops ? "raise run.ops_per_process or lower run.warmup_ops"
                   : "lengthen run.duration or shorten run.warmup") +
           (spec_.workload == "trace-replay" ? ", or replay the trace more often (workload.params.loops)" : "")));
-    } catch (const exec::NoWakeupLatency& x) {
-      return std::make_exception_ptr(std::runtime_error(spec_.file + ": " + where + x.what() +
-                                                        ", but the experiment gives no os.wakeup_latency: add "
-                                                        "os: {wakeup_latency: {value: ..., source: \"...\"}}"));
     } catch (const std::bad_alloc&) {
       return std::make_exception_ptr(std::runtime_error(
           where +

@@ -267,9 +267,6 @@ nlohmann::json config_json(const ExperimentResult& r) {
   cfg["seed"] = s.seed;
   cfg["repeats"] = s.repeats;
   cfg["seeded"] = r.seeded;  // false: the workload never draws a random number; each point ran once
-  if (s.wakeup_latency >= 0) {
-    cfg["os"] = {{"wakeup_latency_ns", sim::to_ns(s.wakeup_latency)}, {"source", s.wakeup_source}};
-  }
   cfg["cpu_cost_scale"] = r.cost_scale;
   if (r.user_time) cfg["calibrated_user_time_ns"] = sim::to_ns(*r.user_time);
   return cfg;

@@ -70,9 +70,6 @@ std::string lines_text(const sync::SyncLines& l) {
     case sync::PerCpuLines::kCpuQnodes:
       s += " + CPU queue nodes";
       break;
-    case sync::PerCpuLines::kTaskStates:
-      s += " + CPU task states";
-      break;
   }
   return s;
 }
