@@ -270,12 +270,14 @@ void final_iput(Ctx& c, DentryId victim) {
 void sys_open(Ctx& c, const Syscall& s) {
   WalkRequest req;
   req.components = split_path(s.path, &req.absolute);
-  req.save = false;  // do_filp_open uses link_path_walk directly
+  req.save = c.vfs.spec().open_pins_start_point;  // 2.6.20's link_path_walk saves nd->path; 2.6.35's open does not
   req.open_trailing = true;
+  const DentryId start = req.absolute ? c.p.root : c.p.cwd;
   c.e.compute("fd_alloc");
   fd_table_update(c);  // get_unused_fd_flags
   if (!s.create) {
     const WalkResult w = walk_path(c.e, c.p, req, c.opts, c.force_ref, c.stats);
+    if (w.saved) put_path(c.e, start);  // link_path_walk's path_release(&save)
     if (w.target == kNoDentry) {
       c.out.failed = true;
       if (w.holds_refs) put_path(c.e, w.dir);
@@ -289,6 +291,7 @@ void sys_open(Ctx& c, const Syscall& s) {
   // O_CREAT: walk to the parent, then do_last under the directory's i_mutex.
   req.want_parent = true;
   const WalkResult w = walk_path(c.e, c.p, req, c.opts, c.force_ref, c.stats);
+  if (w.saved) put_path(c.e, start);
   if (!w.holds_refs || w.last.empty()) {
     c.out.failed = true;
     if (w.holds_refs) put_path(c.e, w.dir);

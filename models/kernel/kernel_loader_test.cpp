@@ -119,5 +119,23 @@ TEST(KernelLoader, AWhatIfSpinlockKindChangesWhatEveryLockOperationExecutes) {
             (std::vector<std::string>{"store cpu 0 mcs node of dentry 'file'", "rmw-xchg dentry 'file'"}));
 }
 
+// 2.6.20's link_path_walk pins the start point of open's walk and drops it at the end: a dget and
+// a mntget, a dput and a mntput (one RMW each, all on the shared cwd dentry and the mount) that
+// 2.6.35's do_filp_open does not do (docs/reference/openbench-2.6.20.md §2 steps 4 and 6).
+TEST(KernelLoader, TheOpenWalksPinOfItsStartPointIsTheVariantsMechanism) {
+  machine::Machine m(machine::load_machine("barcelona-2s8c", testing::machine_dirs()));
+  KernelSpec k = load_kernel("linux-2.6.20", testing::kernel_dirs());
+  EXPECT_TRUE(k.open_pins_start_point);
+  EXPECT_FALSE(load_kernel("linux-2.6.35", testing::kernel_dirs()).open_pins_start_point);
+  TraceRequest req;
+  req.syscall = "open ./f0 O_WRONLY|O_CREAT";
+  req.cwd = "/mnt/ram";
+  const auto pinned = trace_syscall(m, k, req).totals;
+  k.open_pins_start_point = false;
+  const auto unpinned = trace_syscall(m, k, req).totals;
+  EXPECT_EQ(pinned.atomic_rmw, unpinned.atomic_rmw + 4);
+  EXPECT_EQ(pinned.shared_rmw, unpinned.shared_rmw + 4);
+}
+
 }  // namespace
 }  // namespace walksim::kernel

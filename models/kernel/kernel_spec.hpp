@@ -95,6 +95,10 @@ struct KernelSpec {
   std::string spinlock = "ticket";
   InodeFree inode_free = InodeFree::kImmediate;
   bool rename_seqlock_in_lookup = false;  // d_lookup reads rename_lock (2.6.38 __lookup_hash)
+  // open's walk pins the start point and drops it at its end as path_walk does: 2.6.20's
+  // link_path_walk saves nd->path itself (dget + mntget, then dput + mntput); 2.6.35's do_filp_open
+  // calls the walk without that save.
+  bool open_pins_start_point = false;
 
   // Where boot-time objects live: the globals, the superblock, the mount and the root dentry on
   // one node; the dentry hash table on that node or interleaved over all (alloc_large_system_hash
