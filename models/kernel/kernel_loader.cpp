@@ -45,6 +45,8 @@ void read_locking(const Node& root, KernelSpec& k) {
                                     {"percpu-counter", WantWrite::kPercpuCounter}});
   const std::vector<std::string> spinlocks = sync::sync_kind_names(sync::SyncRole::kSpinlock);
   k.spinlock = spinlocks[l.child("spinlock").as_choice(spinlocks)];
+  const std::vector<std::string> mutexes = sync::sync_kind_names(sync::SyncRole::kSleeping);
+  k.mutex = mutexes[l.child("mutex").as_choice(mutexes)];
   k.inode_free = choice<InodeFree>(l, "inode_free", {{"immediate", InodeFree::kImmediate}, {"rcu", InodeFree::kRcu}});
   k.rename_seqlock_in_lookup = l.child("rename_seqlock_in_lookup").as_bool();
   k.open_pins_start_point = l.child("open_pins_start_point").as_bool();

@@ -128,7 +128,7 @@ sync::SyncPrimitive& KernelRuntime::primitive(const KOp& k) {
         break;
       case KOpKind::kMutexLock:
       case KOpKind::kMutexUnlock:
-        name = "mutex";
+        name = spec.mutex;
         break;
       default:
         throw std::logic_error("not a lock operation");

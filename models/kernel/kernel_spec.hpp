@@ -93,6 +93,9 @@ struct KernelSpec {
   // The sync kind (models/sync/sync_registry.cpp) of the variant's spinlock_t: tas to 2.6.24,
   // ticket from 2.6.25, queued from 4.2; any kind with the spinlock role is a what-if.
   std::string spinlock = "ticket";
+  // The sync kind of its struct mutex (a sleeping kind): `mutex` to 2.6.29, `mutex-spin` (spinning
+  // on a running owner, CONFIG_MUTEX_SPIN_ON_OWNER) from 2.6.30.
+  std::string mutex = "mutex-spin";
   InodeFree inode_free = InodeFree::kImmediate;
   bool rename_seqlock_in_lookup = false;  // d_lookup reads rename_lock (2.6.38 __lookup_hash)
   // open's walk pins the start point and drops it at its end as path_walk does: 2.6.20's

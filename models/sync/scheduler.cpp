@@ -46,7 +46,11 @@ enum WakeStep : std::uint32_t {
 }  // namespace
 
 Scheduler::Scheduler(std::vector<CpuLines> lines, SchedulerCosts costs, std::function<Picos(CpuId, CpuId)> flight)
-    : lines_(std::move(lines)), costs_(costs), flight_(std::move(flight)), woken_by_(lines_.size(), 0) {
+    : lines_(std::move(lines)),
+      costs_(costs),
+      flight_(std::move(flight)),
+      woken_by_(lines_.size(), 0),
+      on_cpu_(lines_.size(), 1) {
   if (lines_.empty()) throw std::invalid_argument("the scheduler needs the lines of at least one CPU");
   if (costs_.ttwu_rq_lock_passes < 1 || costs_.ttwu_rq_lock_passes > 2) {
     throw std::invalid_argument("try_to_wake_up takes the runqueue lock once or twice");
@@ -90,6 +94,7 @@ bool Scheduler::sleep(CpuId cpu, std::uint32_t& step, std::uint64_t& scratch, st
       step = kCurrOut;
       return true;
     case kCurrOut:
+      on_cpu_[cpu] = 0;
       out = Op::store(l.curr, 0);
       step = kSwitchOut;
       return true;
@@ -116,6 +121,7 @@ bool Scheduler::sleep(CpuId cpu, std::uint32_t& step, std::uint64_t& scratch, st
       step = kCurrIn;
       return true;
     case kCurrIn:
+      on_cpu_[cpu] = 1;
       out = Op::store(l.curr, 1);
       step = kSwitchIn;
       return true;

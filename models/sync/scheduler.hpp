@@ -45,6 +45,9 @@ class Scheduler {
   Scheduler(std::vector<CpuLines> lines, SchedulerCosts costs, std::function<Picos(CpuId, CpuId)> flight);
 
   LineId task_line(CpuId cpu) const { return lines_.at(cpu).task; }
+  LineId curr_line(CpuId cpu) const { return lines_.at(cpu).curr; }
+  // Whether the task of `cpu` is on its CPU (rq->curr is the task, not the idle task).
+  bool on_cpu(CpuId cpu) const { return on_cpu_.at(cpu) != 0; }
   std::uint32_t cpus() const { return static_cast<std::uint32_t>(lines_.size()); }
 
   // Step machines on (step, scratch), both 0 at the start, `last` the previous op's result; each
@@ -64,7 +67,8 @@ class Scheduler {
   std::vector<CpuLines> lines_;
   SchedulerCosts costs_;
   std::function<Picos(CpuId, CpuId)> flight_;
-  std::vector<CpuId> woken_by_;  // per CPU: who last woke its task
+  std::vector<CpuId> woken_by_;       // per CPU: who last woke its task
+  std::vector<std::uint8_t> on_cpu_;  // per CPU: rq->curr is the task (as its curr line says)
   std::uint64_t wakeups_ = 0;
 };
 

@@ -20,9 +20,15 @@ enum LockStep : std::uint32_t {
   kSleep,          // schedule(), asleep, woken and scheduled back in (Scheduler::sleep)
   kSleeping,       // the scheduler's steps; then spin_lock(wait_lock) and go round again
   kDone,
+  // 2.6.30+ optimistic spinning (spin_on_owner), between a failed fast path and wait_lock:
+  kSpinOwnerResult,  // no owner: try the cmpxchg; owner off its CPU: sleep; else read its rq->curr
+  kSpinWait,         // spin while it holds the lock
+  kSpinCas,          // atomic_cmpxchg(&lock->count, 1, 0)
+  kSpinCasResult,    // got it, or read the owner again
 };
 // kUWaking: wake_up_process(first waiter), the scheduler's try_to_wake_up steps, under wait_lock.
-enum UnlockStep : std::uint32_t { kUFast = 0, kUFastResult, kUSetOne, kUWake, kUWaking, kUDrop, kUDone };
+// kUClearOwner (spin_on_owner only): mutex_clear_owner's store comes before the `lock incl`.
+enum UnlockStep : std::uint32_t { kUClearOwner = 0, kUFast, kUFastResult, kUSetOne, kUWake, kUWaking, kUDrop, kUDone };
 // spin_lock(&lock->wait_lock), shared by both paths; call.scratch holds the step to go on with.
 enum WaitLockStep : std::uint32_t { kWaitLockTake = 100, kWaitLockResult };
 // The count lives in the word's low bits, wait_lock in one high bit of the same word: both are on
@@ -32,7 +38,8 @@ constexpr std::uint64_t kWaitBit = std::uint64_t{1} << 62;
 constexpr std::uint64_t kCountMask = kWaitBit - 1;
 }  // namespace
 
-SleepingMutex::SleepingMutex(SyncWord word, Scheduler& scheduler) : word_(word), sched_(scheduler) {
+SleepingMutex::SleepingMutex(SyncWord word, Scheduler& scheduler, bool spin_on_owner)
+    : word_(word), sched_(scheduler), spin_on_owner_(spin_on_owner) {
   waiters_.reserve(sched_.cpus());
 }
 
@@ -64,7 +71,16 @@ bool SleepingMutex::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::u
     call.step = static_cast<std::uint32_t>(call.scratch);
     return do_step(action, cpu, call, last, out);
   }
-  last &= kCountMask;  // the count's results, without wait_lock's bit
+  const std::uint64_t raw = last;  // a cmpxchg fails when wait_lock's bit is set too
+  last &= kCountMask;              // the count's results, without wait_lock's bit
+  // The holder is known; with spin_on_owner it also writes lock->owner (no value of its own here:
+  // a store on the mutex line that changes no bit of the count).
+  const auto acquired = [&](std::uint64_t waited) {
+    ++stats_.acquisitions;
+    if (waited) ++stats_.contended;
+    call.result = waited;
+    owner_ = cpu;
+  };
   if (action == SyncAction::kAcquire) {
     switch (call.step) {
       case kFast:
@@ -73,11 +89,49 @@ bool SleepingMutex::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::u
         return true;
       case kFastResult:
         if (last == kUnlocked) {
-          ++stats_.acquisitions;
-          call.result = 0;
-          return false;
+          acquired(0);
+          if (!spin_on_owner_) return false;
+          out = word_.store(0, 0);  // mutex_set_owner
+          call.step = kDone;
+          return true;
+        }
+        if (spin_on_owner_) {
+          out = word_.load();  // owner = ACCESS_ONCE(lock->owner)
+          call.step = kSpinOwnerResult;
+          return true;
         }
         take_wait_lock(kQueue);
+        return true;
+      case kSpinOwnerResult:
+        if (owner_ == kNoOwner) {
+          out = Op::cas(word_.line, kUnlocked, kLocked).on_word(word_.id);
+          call.step = kSpinCasResult;
+          return true;
+        }
+        if (!sched_.on_cpu(owner_)) {  // mutex_spin_on_owner: the owner is not running, so sleep
+          take_wait_lock(kQueue);
+          return true;
+        }
+        out = Op::load(sched_.curr_line(owner_));  // task_thread_info(rq->curr) == owner
+        call.step = kSpinWait;
+        return true;
+      case kSpinWait:
+        out = word_.spin_until(kUnlocked, kCountMask);
+        call.step = kSpinCas;
+        return true;
+      case kSpinCas:
+        out = Op::cas(word_.line, kUnlocked, kLocked).on_word(word_.id);
+        call.step = kSpinCasResult;
+        return true;
+      case kSpinCasResult:
+        if (raw == kUnlocked) {
+          acquired(1);
+          out = word_.store(0, 0);  // mutex_set_owner
+          call.step = kDone;
+          return true;
+        }
+        out = word_.load();
+        call.step = kSpinOwnerResult;
         return true;
       case kQueue:
         // The task marks itself asleep before it can be found on the list, so a wake-up that
@@ -93,9 +147,7 @@ bool SleepingMutex::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::u
       case kXchgResult:
         if (last == kUnlocked) {
           remove_waiter(cpu);
-          ++stats_.acquisitions;
-          ++stats_.contended;
-          call.result = 1;
+          acquired(1);
           if (waiters_.empty()) {
             out = word_.store(kLocked, kCountMask);
             call.step = kDropAndReturn;
@@ -128,6 +180,14 @@ bool SleepingMutex::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::u
   }
   if (action == SyncAction::kRelease) {
     switch (call.step) {
+      case kUClearOwner:
+        owner_ = kNoOwner;
+        if (spin_on_owner_) {
+          out = word_.store(0, 0);  // mutex_clear_owner, before the `lock incl`
+          call.step = kUFast;
+          return true;
+        }
+        [[fallthrough]];
       case kUFast:
         out = word_.rmw_add(kMinusOne);
         call.step = kUFastResult;

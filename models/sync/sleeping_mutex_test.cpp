@@ -32,11 +32,11 @@ SchedulerCosts costs(std::uint32_t passes = 2) {
 }
 
 struct MutexRig {
-  explicit MutexRig(std::uint32_t passes = 2)
+  explicit MutexRig(std::uint32_t passes = 2, bool spin_on_owner = false)
       : r(testing::small_machine()),
         sched(testing::make_scheduler(r, costs(passes))),
         lines(add_sync_lines(r.mem, "mutex", 0)),
-        mutex(lines[0], *sched) {}
+        mutex(lines[0], *sched, spin_on_owner) {}
   Rig r;
   std::unique_ptr<Scheduler> sched;
   std::vector<LineId> lines;
@@ -103,6 +103,35 @@ TEST(SleepingMutex, TheWakeUpTakesTheRunqueueLockOnceOrTwiceAsTheVariantDoes) {
     return m.r.ex.stats(0).atomics;
   };
   EXPECT_EQ(rmws(2), rmws(1) + 1);
+}
+
+// 2.6.30+: while the owner's task is on its CPU the waiter spins (CPU time, no sleep, no wake-up)
+// and takes the mutex with a cmpxchg once it is released; the owner records itself with a store
+// on the mutex line when it takes it and another when it releases it.
+TEST(SleepingMutex, WithSpinOnOwnerAWaiterSpinsWhileTheOwnerRuns) {
+  MutexRig m(2, /*spin_on_owner=*/true);
+  constexpr Picos kHold = from_ns(20000);
+  Script owner(0, {Step::act(m.mutex, SyncAction::kAcquire), Step::raw(Op::compute(kHold)),
+                   Step::act(m.mutex, SyncAction::kRelease)});
+  std::uint64_t waited = 9;
+  Script waiter(5, {Step::raw(Op::compute(from_ns(1000))),
+                    Step::act(m.mutex, SyncAction::kAcquire, [&](std::uint64_t x) { waited = x; }),
+                    Step::act(m.mutex, SyncAction::kRelease)});
+  m.r.ex.start(0, owner);
+  m.r.ex.start(5, waiter);
+  m.r.ex.run();
+  const auto& w = m.r.ex.stats(5);
+  EXPECT_EQ(waited, 1u);
+  EXPECT_EQ(m.mutex.stats().sleeps, 0u);
+  EXPECT_EQ(m.sched->wakeups(), 0u);
+  EXPECT_EQ(w.sleep, 0);
+  EXPECT_GT(w.spin, kHold - from_ns(3000));
+  EXPECT_GT(w.finished, kHold);
+  // Set and clear the owner, twice; and the owner's unlock slow path (the waiter's failed `lock decl`
+  // left the count contended): count = 1 and wait_lock's release.
+  EXPECT_EQ(m.mutex.stats().stores, 6u);
+  EXPECT_EQ(m.r.ex.word(m.lines[0]), SleepingMutex::kUnlocked);
+  EXPECT_EQ(m.mutex.kind(), "mutex-spin");
 }
 
 TEST(SleepingMutex, ContendingCpusNeverOverlapAndNoWakeUpIsLost) {

@@ -110,12 +110,20 @@ const SyncKind kKinds[] = {
      {0, PerCpuLines::kOwn},
      [](const SyncConfig& c) -> Ptr { return std::make_unique<LgLock>(per_cpu(c, 0)); }},
     {"mutex",
-     "2.6.35 sleeping mutex: one RMW fast paths, contended waiters sleep",
+     "2.6.16-2.6.29 sleeping mutex: one RMW fast paths, contended waiters sleep at once",
      SyncRole::kSleeping,
      {1, PerCpuLines::kNone},
      [](const SyncConfig& c) -> Ptr {
        if (!c.scheduler) throw std::invalid_argument("a sleeping mutex needs the scheduler it sleeps through");
        return std::make_unique<SleepingMutex>(first(c), *c.scheduler);
+     }},
+    {"mutex-spin",
+     "2.6.30+ sleeping mutex: spins while the owner runs (CONFIG_MUTEX_SPIN_ON_OWNER), then sleeps",
+     SyncRole::kSleeping,
+     {1, PerCpuLines::kNone},
+     [](const SyncConfig& c) -> Ptr {
+       if (!c.scheduler) throw std::invalid_argument("a sleeping mutex needs the scheduler it sleeps through");
+       return std::make_unique<SleepingMutex>(first(c), *c.scheduler, /*spin_on_owner=*/true);
      }},
     {"rcu",
      "RCU read side (no ops) and call_rcu (private cost, deferred free)",
