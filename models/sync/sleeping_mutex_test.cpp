@@ -150,6 +150,38 @@ TEST(SleepingMutex, ContendingCpusNeverOverlapAndNoWakeUpIsLost) {
   m.r.mem.check_all();
 }
 
+// A randomized stress of lock and unlock on every CPU: random (exponential) think times, holds
+// from 0 to 3 us, with the mutex of either era, one or two runqueue lock passes, and both ways of
+// waking an idle CPU. Mutual exclusion holds (the non-atomic counter under the lock is exact), no
+// wake-up is lost (run() throws if a sleeper is never woken), and the mutex ends free and unqueued.
+TEST(SleepingMutex, ARandomizedStressLosesNoWakeUpWithEitherMutexAndEitherWayOfWaking) {
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    for (const bool spin : {false, true}) {
+      for (const bool ipi : {false, true}) {
+        SCOPED_TRACE("seed " + std::to_string(seed) + (spin ? " spin" : " sleep") + (ipi ? " ipi" : " mwait"));
+        Rig r(testing::small_machine());
+        SchedulerCosts c = costs(seed % 2 ? 1 : 2);
+        c.wake_by_ipi = ipi;
+        auto sched = testing::make_scheduler(r, c);
+        const auto lines = add_sync_lines(r.mem, "mutex", 0);
+        SleepingMutex mutex(lines[0], *sched, spin);
+        const LineId counter = r.mem.add_line(1);
+        LockLoopParams p;
+        p.think = from_ns(static_cast<double>(200 * seed));
+        p.hold = from_ns(static_cast<double>((seed * 517) % 3000));
+        p.iterations = 12;
+        p.counter = counter;
+        p.seed = seed;
+        testing::run_lock_loops(r, mutex, p);
+        EXPECT_EQ(r.ex.word(counter), 12u * r.m.cpus());
+        EXPECT_EQ(mutex.waiters(), 0u);
+        EXPECT_EQ(r.ex.word(lines[0]), SleepingMutex::kUnlocked);
+        r.mem.check_all();
+      }
+    }
+  }
+}
+
 TEST(SleepingMutex, UnderTheSameContentionItBurnsFarLessCpuThanASpinlock) {
   auto cpu_share = [](bool use_mutex) {
     MutexRig m;
