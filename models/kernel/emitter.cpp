@@ -184,12 +184,17 @@ void Emitter::inode_unlock() {
   if (spec().inode_lock == InodeLock::kGlobal) unlock(vfs_.globals(), "inode_lock");
 }
 
-// The 2007 posting's mount-wide writer count, changed under its spinlock.
+// The 2007 posting's writer counts ([RB07a], docs/reference/openbench-2.6.20.md §5): under the
+// superblock's s_mnt_writers_lock (beside s_files), the superblock's s_writers and the mount's
+// mnt_writers; one lock for the whole filesystem instance, the "mount-wide spinlock".
 void Emitter::mount_writers_update(ObjId m) {
-  lock(m, "mnt_writers_lock");
+  const ObjId sb = vfs_.super_block();
+  lock(sb, "s_mnt_writers_lock");
+  load(sb, "s_writers");
+  store(sb, "s_writers");
   load(m, "mnt_writers");
   store(m, "mnt_writers");
-  unlock(m, "mnt_writers_lock");
+  unlock(sb, "s_mnt_writers_lock");
 }
 
 void Emitter::mnt_want_write() {

@@ -16,7 +16,7 @@ const std::map<std::string, std::set<std::string>>& known_object_fields() {
         "mnt_longterm", "mnt_writers_lock", "mnt_writers", "mnt_count", "mnt_expiry_mark"}},
       {"super_block",
        {"s_list", "s_dev", "s_flags", "s_op", "s_root", "s_inodes", "s_files", "s_dentry_lru", "s_inode_list_lock",
-        "s_vfs_rename_mutex"}},
+        "s_vfs_rename_mutex", "s_mnt_writers_lock", "s_writers"}},
       {"fs_struct", {"users", "lock", "seq", "umask", "in_exec", "root", "pwd"}},
       {"files_struct", {"count", "fdt", "file_lock", "open_fds", "fd_array"}},
       {"cred", {"usage", "uid", "gid", "euid", "egid", "fsuid", "fsgid"}},
