@@ -43,6 +43,21 @@ struct MutexRig {
   SleepingMutex mutex;
 };
 
+// CPU 0 takes the mutex and holds it for `hold`; CPU 5 tries 1 us after the start; both release.
+// Returns the waiter's acquisition result (1: it waited).
+std::uint64_t owner_and_waiter(MutexRig& m, Picos hold) {
+  Script owner(0, {Step::act(m.mutex, SyncAction::kAcquire), Step::raw(Op::compute(hold)),
+                   Step::act(m.mutex, SyncAction::kRelease)});
+  std::uint64_t waited = 9;
+  Script waiter(5, {Step::raw(Op::compute(from_ns(1000))),
+                    Step::act(m.mutex, SyncAction::kAcquire, [&](std::uint64_t x) { waited = x; }),
+                    Step::act(m.mutex, SyncAction::kRelease)});
+  m.r.ex.start(0, owner);
+  m.r.ex.start(5, waiter);
+  m.r.ex.run();
+  return waited;
+}
+
 TEST(SleepingMutex, UncontendedLockAndUnlockAreOneRmwEach) {
   MutexRig m;
   Script p(0, {Step::act(m.mutex, SyncAction::kAcquire), Step::act(m.mutex, SyncAction::kRelease)});
@@ -59,17 +74,8 @@ TEST(SleepingMutex, UncontendedLockAndUnlockAreOneRmwEach) {
 TEST(SleepingMutex, AContendedWaiterSleepsThroughTheSchedulerAndTheWakerPaysTheWakeUp) {
   MutexRig m;
   constexpr Picos kHold = from_ns(50000);
-  Picos released = 0;
-  Script owner(0, {Step::act(m.mutex, SyncAction::kAcquire), Step::raw(Op::compute(kHold)),
-                   Step::act(m.mutex, SyncAction::kRelease)});
-  std::uint64_t waited = 9;
-  Script waiter(5, {Step::raw(Op::compute(from_ns(1000))),
-                    Step::act(m.mutex, SyncAction::kAcquire, [&](std::uint64_t x) { waited = x; }),
-                    Step::act(m.mutex, SyncAction::kRelease)});
-  m.r.ex.start(0, owner);
-  m.r.ex.start(5, waiter);
-  m.r.ex.run();
-  released = m.r.ex.stats(0).finished;
+  const std::uint64_t waited = owner_and_waiter(m, kHold);
+  const Picos released = m.r.ex.stats(0).finished;
   const auto& w = m.r.ex.stats(5);
   const auto& o = m.r.ex.stats(0);
   EXPECT_EQ(waited, 1u);
@@ -93,13 +99,7 @@ TEST(SleepingMutex, AContendedWaiterSleepsThroughTheSchedulerAndTheWakerPaysTheW
 TEST(SleepingMutex, TheWakeUpTakesTheRunqueueLockOnceOrTwiceAsTheVariantDoes) {
   auto rmws = [](std::uint32_t passes) {
     MutexRig m(passes);
-    Script owner(0, {Step::act(m.mutex, SyncAction::kAcquire), Step::raw(Op::compute(from_ns(20000))),
-                     Step::act(m.mutex, SyncAction::kRelease)});
-    Script waiter(5, {Step::raw(Op::compute(from_ns(1000))), Step::act(m.mutex, SyncAction::kAcquire),
-                      Step::act(m.mutex, SyncAction::kRelease)});
-    m.r.ex.start(0, owner);
-    m.r.ex.start(5, waiter);
-    m.r.ex.run();
+    owner_and_waiter(m, from_ns(20000));
     return m.r.ex.stats(0).atomics;
   };
   EXPECT_EQ(rmws(2), rmws(1) + 1);
@@ -111,15 +111,7 @@ TEST(SleepingMutex, TheWakeUpTakesTheRunqueueLockOnceOrTwiceAsTheVariantDoes) {
 TEST(SleepingMutex, WithSpinOnOwnerAWaiterSpinsWhileTheOwnerRuns) {
   MutexRig m(2, /*spin_on_owner=*/true);
   constexpr Picos kHold = from_ns(20000);
-  Script owner(0, {Step::act(m.mutex, SyncAction::kAcquire), Step::raw(Op::compute(kHold)),
-                   Step::act(m.mutex, SyncAction::kRelease)});
-  std::uint64_t waited = 9;
-  Script waiter(5, {Step::raw(Op::compute(from_ns(1000))),
-                    Step::act(m.mutex, SyncAction::kAcquire, [&](std::uint64_t x) { waited = x; }),
-                    Step::act(m.mutex, SyncAction::kRelease)});
-  m.r.ex.start(0, owner);
-  m.r.ex.start(5, waiter);
-  m.r.ex.run();
+  const std::uint64_t waited = owner_and_waiter(m, kHold);
   const auto& w = m.r.ex.stats(5);
   EXPECT_EQ(waited, 1u);
   EXPECT_EQ(m.mutex.stats().sleeps, 0u);
