@@ -267,6 +267,11 @@ void final_iput(Ctx& c, DentryId victim) {
   c.e.compute(vfs.spec().inode_free == InodeFree::kRcu ? "call_rcu" : "inode_free");
 }
 
+// get_cred(f->f_cred) of a new file (struct cred, 2.6.29+; before it a file held no reference).
+void get_file_cred(Ctx& c) {
+  if (c.vfs.spec().file_cred_refs) c.e.atomic(c.p.cred, "usage", +1);
+}
+
 void sys_open(Ctx& c, const Syscall& s) {
   WalkRequest req;
   req.components = split_path(s.path, &req.absolute);
@@ -283,8 +288,8 @@ void sys_open(Ctx& c, const Syscall& s) {
       if (w.holds_refs) put_path(c.e, w.dir);
       return;
     }
-    c.e.percpu_add("nr_files", +1);     // get_empty_filp
-    c.e.atomic(c.p.cred, "usage", +1);  // get_cred
+    c.e.percpu_add("nr_files", +1);  // get_empty_filp
+    get_file_cred(c);
     dentry_open(c, w.target, s.write, s.directory);
     return;
   }
@@ -298,7 +303,7 @@ void sys_open(Ctx& c, const Syscall& s) {
     return;
   }
   c.e.percpu_add("nr_files", +1);
-  c.e.atomic(c.p.cred, "usage", +1);
+  get_file_cred(c);
   const ObjId dir_in = c.vfs.dentry(w.dir).inode;
   c.e.mutex_lock(dir_in, "i_mutex");
   auto found = lookup_hash(c, w.dir, w.last);
@@ -332,8 +337,8 @@ void sys_close(Ctx& c, const Syscall& s) {
     c.e.mnt_drop_write();
   }
   c.e.percpu_add("nr_files", -1);
-  c.e.compute("call_rcu");            // file_free_rcu later...
-  c.e.atomic(c.p.cred, "usage", -1);  // ...drops the cred
+  c.e.compute("call_rcu");                                             // file_free_rcu later...
+  if (c.vfs.spec().file_cred_refs) c.e.atomic(c.p.cred, "usage", -1);  // ...drops the file's cred
   put_path(c.e, f.dentry);
   f.open = false;
   ++c.p.fd_generation;
@@ -387,7 +392,7 @@ void sys_readdir(Ctx& c, const Syscall& s) {
     return;
   }
   c.e.percpu_add("nr_files", +1);
-  c.e.atomic(c.p.cred, "usage", +1);
+  get_file_cred(c);
   const int fd = dentry_open(c, w.target, false, true);
   // getdents until it returns 0: each call takes i_mutex and walks d_subdirs under the lock.
   const Dentry& dir = c.vfs.dentry(w.target);

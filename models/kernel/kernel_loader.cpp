@@ -50,6 +50,7 @@ void read_locking(const Node& root, KernelSpec& k) {
   k.inode_free = choice<InodeFree>(l, "inode_free", {{"immediate", InodeFree::kImmediate}, {"rcu", InodeFree::kRcu}});
   k.rename_seqlock_in_lookup = l.child("rename_seqlock_in_lookup").as_bool();
   k.open_pins_start_point = l.child("open_pins_start_point").as_bool();
+  k.file_cred_refs = l.child("file_cred_refs").as_bool();
   if (k.d_count == DCount::kAtomic && !k.dcache_lock) {
     l.child("d_count").fail(
         "an atomic d_count without the global dcache_lock is not an era the model knows "

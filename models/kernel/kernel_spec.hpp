@@ -102,6 +102,8 @@ struct KernelSpec {
   // link_path_walk saves nd->path itself (dget + mntget, then dput + mntput); 2.6.35's do_filp_open
   // calls the walk without that save.
   bool open_pins_start_point = false;
+  // A new file takes a reference on the opener's struct cred and __fput drops it (2.6.29+).
+  bool file_cred_refs = true;
 
   // Where boot-time objects live: the globals, the superblock, the mount and the root dentry on
   // one node; the dentry hash table on that node or interleaved over all (alloc_large_system_hash
