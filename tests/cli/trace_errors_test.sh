@@ -29,6 +29,17 @@ expect 0 "cwd /srv/x" -- trace -k linux-2.6.38 --cwd /srv/x -s "stat ./f"
 expect 2 "key '--syscall': byte count '-5' is not a whole number of bytes" -- trace -k linux-2.6.38 -s "write ./f -5"
 expect 2 "at most 2147479552 bytes" -- trace -k linux-2.6.38 -s "read ./f 99999999999999999999"
 
+# --contend: another CPU holds one of the call's locks (docs/model.md "Watching one contended call").
+ob=(trace -m x86-32way-2007 -k linux-2.6.20 --cwd /mnt/ram -s "open ./openbench.1 O_WRONLY|O_CREAT")
+expect 0 "mutex_lock       load-sleep" -- "${ob[@]}" --contend i_mutex
+expect 0 "mutex_unlock     rmw-xchg     runqueue of cpu 0" -- "${ob[@]}" --contend i_mutex
+expect 2 "key '--contend': 'open ./openbench.1 O_WRONLY\|O_CREAT' takes no lock named 'i_mutx' \(did you mean 'i_mutex'\?\); it takes: file_lock, i_mutex" -- \
+  "${ob[@]}" --contend i_mutx
+expect 2 "key '--hold': applies only with --contend LOCK" -- "${ob[@]}" --hold 100
+expect 2 "key '--holder-cpu': the holder CPU must be another CPU than the caller's \(0\): 1..31" -- \
+  "${ob[@]}" --contend i_mutex --holder-cpu 0
+expect 2 "key '--hold': must be 1 ns to 1 s, not 0" -- "${ob[@]}" --contend i_mutex --hold 0
+
 mkfifo "$dir/f.trace"
 expect 2 "f.trace: not a regular file \(a FIFO\)" -- run "$(experiment fifo f.trace 1)" -q -o "$dir/out"
 expect 2 "/dev/zero: not a regular file \(a device\)" -- run "$(experiment zero /dev/zero 1)" -q -o "$dir/out"

@@ -5,6 +5,7 @@
 
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "models/config/config_error.hpp"
 #include "models/kernel/kernel_loader.hpp"
@@ -26,7 +27,11 @@ nlohmann::json to_json(const kernel::TraceResult& t) {
   j["ops"] = nlohmann::json::array();
   for (const auto& o : t.ops) {
     nlohmann::json op{{"kernel_op", o.kop}, {"kind", o.op}, {"object", o.object}, {"field", o.field}};
-    if (o.op == "compute") {
+    if (t.contention) {
+      op["cpu"] = o.cpu;
+      op["at_ns"] = sim::to_ns(o.at);
+    }
+    if (o.op == "compute" || o.op == "idle") {
       op["ns"] = sim::to_ns(o.compute);
     } else {
       op["cacheline"] = o.line;
@@ -47,31 +52,57 @@ nlohmann::json to_json(const kernel::TraceResult& t) {
                  {"restarts", s.restarts},
                  {"compute_ns", sim::to_ns(s.compute)},
                  {"elapsed_ns", sim::to_ns(s.elapsed)}};
+  if (const auto& c = t.contention) {
+    j["totals"]["asleep_ns"] = sim::to_ns(s.asleep);
+    j["contention"] = {{"object", c->object},
+                       {"field", c->field},
+                       {"kernel_op", c->kop},
+                       {"holder_cpu", c->holder_cpu},
+                       {"held_from_ns", sim::to_ns(c->held_from)},
+                       {"hold_ns", sim::to_ns(c->hold)}};
+  }
   return j;
+}
+
+// One row: `#`, then (contended) the CPU and issue time, then the operation.
+void print_row(int n, const kernel::TraceOp& o, bool contended) {
+  std::string head = fmt::format("{:>4}  ", n);
+  if (contended) head += fmt::format("{:>3} {:>10.1f}  ", o.cpu, sim::to_ns(o.at));
+  if (o.op == "compute" || o.op == "idle") {
+    fmt::print("{}{:<16} {:<12} {:<30} {:>4}  {:<16} {:.1f} ns\n", head, o.kop, o.op, o.object, "", o.field,
+               sim::to_ns(o.compute));
+  } else {
+    // An operation of a lock's slow path on another line (a runqueue, a queue node) names the line's fields.
+    const std::string field = o.field.empty() && !o.line_fields.empty() ? "[" + o.line_fields + "]" : o.field;
+    fmt::print("{}{:<16} {:<12} {:<30} {:>4}  {:<16} {:<7}\n", head, o.kop, o.op, o.object, o.line, field,
+               o.shared ? "SHARED" : "private");
+  }
 }
 
 void print_table(const kernel::TraceResult& t) {
   fmt::print("{} on {} ({}), cwd {}{}\n", t.syscall, t.kernel, t.machine, t.cwd,
              t.failed ? "  [returns an error]" : "");
-  fmt::print("{:>4}  {:<16} {:<12} {:<30} {:>4}  {:<16} {:<7}\n", "#", "kernel op", "executes", "object", "line",
-             "field", "");
-  int n = 0;
-  for (const auto& o : t.ops) {
-    ++n;
-    if (o.op == "compute") {
-      fmt::print("{:>4}  {:<16} {:<12} {:<30} {:>4}  {:<16} {:.1f} ns\n", n, o.kop, o.op, o.object, "", o.field,
-                 sim::to_ns(o.compute));
-    } else {
-      fmt::print("{:>4}  {:<16} {:<12} {:<30} {:>4}  {:<16} {:<7}\n", n, o.kop, o.op, o.object, o.line, o.field,
-                 o.shared ? "SHARED" : "private");
-    }
+  const auto& c = t.contention;
+  if (c) {
+    fmt::print(
+        "contended: cpu {} takes {} of {} ({}) {:.0f} ns before the call starts on cpu 0 and holds it {:.0f} ns; "
+        "both CPUs' operations in issue order, times from the call's start\n",
+        c->holder_cpu, c->field, c->object, c->kop, -sim::to_ns(c->held_from), sim::to_ns(c->hold));
   }
+  std::string head = fmt::format("{:>4}  ", "#");
+  if (c) head += fmt::format("{:>3} {:>10}  ", "cpu", "at ns");
+  fmt::print("{}{:<16} {:<12} {:<30} {:>4}  {:<16} {:<7}\n", head, "kernel op", "executes", "object", "line", "field",
+             "");
+  int n = 0;
+  for (const auto& o : t.ops) print_row(++n, o, c.has_value());
   const auto& s = t.totals;
   fmt::print(
-      "totals: {} atomic RMW ({} on shared lines), {} loads, {} stores ({} shared), {} lock acquisitions, "
-      "{} prefetches, {} fences, {} restarts; private work {:.1f} ns; {:.1f} ns elapsed on an idle machine\n",
-      s.atomic_rmw, s.shared_rmw, s.load, s.store, s.shared_store, s.lock_acquire, s.prefetch, s.fence, s.restarts,
-      sim::to_ns(s.compute), sim::to_ns(s.elapsed));
+      "totals{}: {} atomic RMW ({} on shared lines), {} loads, {} stores ({} shared), {} lock acquisitions, "
+      "{} prefetches, {} fences, {} restarts; private work {:.1f} ns; {:.1f} ns elapsed {}\n",
+      c ? " of the call (cpu 0)" : "", s.atomic_rmw, s.shared_rmw, s.load, s.store, s.shared_store, s.lock_acquire,
+      s.prefetch, s.fence, s.restarts, sim::to_ns(s.compute), sim::to_ns(s.elapsed),
+      c ? fmt::format("with the lock held elsewhere, {:.1f} ns of it asleep", sim::to_ns(s.asleep))
+        : std::string("on an idle machine"));
 }
 
 }  // namespace
@@ -87,6 +118,9 @@ void add_trace_command(CLI::App& app, const GlobalOptions& global) {
     std::string syscall;
     bool json = false;
     bool no_prefetch = false, acl = false, not_owner = false;
+    std::string contend;
+    double hold_ns = 20000;
+    std::optional<std::uint32_t> holder_cpu;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("--machine,-m", o->machine, "Machine name or YAML path")->capture_default_str();
@@ -97,8 +131,14 @@ void add_trace_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_flag("--no-prefetch", o->no_prefetch, "Turn off the name/inode prefetch of __d_lookup_rcu");
   cmd->add_flag("--acl", o->acl, "Directories carry POSIX ACLs");
   cmd->add_flag("--not-owner", o->not_owner, "The caller does not own the directories (ACLs are consulted)");
+  cmd->add_option("--contend", o->contend,
+                  "A lock the call takes (e.g. i_mutex, files_lock, d_lock) that another CPU holds when the call "
+                  "reaches it: shows the call's slow path and the holder's release (wake-up) beside it");
+  cmd->add_option("--hold", o->hold_ns, "With --contend: how long the other CPU holds the lock, in ns")
+      ->capture_default_str();
+  cmd->add_option("--holder-cpu", o->holder_cpu, "With --contend: the CPU that holds it (default: the last CPU)");
   cmd->add_flag("--json", o->json, "Print JSON");
-  cmd->callback([o, &global] {
+  cmd->callback([o, cmd, &global] {
     // As in trace files: the process's cwd is made from the names as written, from the root.
     if (o->cwd.empty() || o->cwd[0] != '/') {
       throw config::ConfigError({}, "--cwd", "must be an absolute path such as '/home/user', not '" + o->cwd + "'");
@@ -117,9 +157,23 @@ void add_trace_command(CLI::App& app, const GlobalOptions& global) {
     req.options.posix_acl = o->acl;
     req.options.caller_is_owner = !o->not_owner;
     req.acl_on_dirs = o->acl;
+    if (o->contend.empty() && (o->holder_cpu || cmd->count("--hold") > 0)) {
+      throw config::ConfigError({}, o->holder_cpu ? "--holder-cpu" : "--hold", "applies only with --contend LOCK");
+    }
+    if (!(o->hold_ns >= 1 && o->hold_ns <= 1e9)) {
+      throw config::ConfigError({}, "--hold", fmt::format("must be 1 ns to 1 s, not {}", o->hold_ns));
+    }
+    req.contend = o->contend;
+    req.hold = sim::from_ns(o->hold_ns);
+    req.holder_cpu = o->holder_cpu;
     kernel::TraceResult t;
     try {
       t = kernel::trace_syscall(m, k, req);
+    } catch (const kernel::TraceRequestError& e) {
+      throw config::ConfigError(
+          {},
+          o->holder_cpu && std::string(e.what()).find("holder CPU") != std::string::npos ? "--holder-cpu" : "--contend",
+          e.what());
     } catch (const std::invalid_argument& e) {
       throw config::ConfigError({}, "--syscall", e.what());
     }
