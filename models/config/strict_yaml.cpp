@@ -189,13 +189,11 @@ void Node::finish() const {
   const State& s = *state_;
   for (const Layer& l : s.layers) {
     if (!l.value.IsMap()) continue;
-    std::set<std::string> seen;
     for (auto it = l.value.begin(); it != l.value.end(); ++it) {
       const SourceMark at = to_source_mark(l.file, it->first.Mark());
       if (!it->first.IsScalar()) throw ConfigError(at, s.path, "keys must be plain names");
       const std::string& k = it->first.Scalar();
       const std::string kp = child_path(s.path, k);
-      if (!seen.insert(k).second) throw ConfigError(at, kp, "duplicate key " + in_quotes(k));
       if (s.read.count(k) == 0 && std::find(s.asked.begin(), s.asked.end(), k) != s.asked.end()) {
         throw ConfigError(at, kp, "key " + in_quotes(k) + " is not used in this configuration");
       }
@@ -416,6 +414,31 @@ std::size_t second_document_line(const std::string& text) {
   return 0;
 }
 
+// Every mapping of the document, however deep and whether or not a loader reads it: a key written
+// twice is an error naming both places (yaml-cpp keeps both and a lookup would take one silently).
+void check_duplicate_keys(const YAML::Node& node, const std::string& file, const std::string& path) {
+  if (node.IsSequence()) {
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      check_duplicate_keys(node[i], file, path + "[" + std::to_string(i) + "]");
+    }
+    return;
+  }
+  if (!node.IsMap()) return;
+  std::map<std::string, YAML::Mark> seen;
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    if (!it->first.IsScalar()) continue;  // finish() names a non-scalar key
+    const std::string& k = it->first.Scalar();
+    const auto [first, inserted] = seen.emplace(k, it->first.Mark());
+    if (!inserted) {
+      const SourceMark was = to_source_mark(file, first->second);
+      throw ConfigError(to_source_mark(file, it->first.Mark()), child_path(path, k),
+                        "duplicate key " + in_quotes(k) + ": it is also written at line " + std::to_string(was.line) +
+                            ", column " + std::to_string(was.column) + " (write each key once)");
+    }
+    check_duplicate_keys(it->second, file, child_path(path, k));
+  }
+}
+
 }  // namespace
 
 Node load_string(const std::string& text, const std::string& file_name) {
@@ -439,6 +462,7 @@ Node load_string(const std::string& text, const std::string& file_name) {
                       "a second YAML document starts here; a config file holds one document: remove the '---' "
                       "line that starts it (or merge the two)");
   }
+  check_duplicate_keys(document, file_name, "");
   return Node(make_root(document, file_name));
 }
 

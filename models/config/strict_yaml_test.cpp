@@ -56,12 +56,15 @@ TEST(StrictYaml, FinishPassesWhenEveryKeyWasRead) {
   EXPECT_NO_THROW(root.finish());
 }
 
-TEST(StrictYaml, ADuplicateKeyIsAnError) {
-  const Node root = load_string("a: 1\na: 2\n", "t.yaml");
-  root.child("a").as_uint();
-  const ConfigError e = config_error([&] { root.finish(); });
-  EXPECT_TRUE(contains(e.message(), "duplicate key 'a'")) << e.what();
-  EXPECT_EQ(e.mark().line, 2);
+TEST(StrictYaml, ADuplicateKeyIsAnErrorNamingBothLinesBeforeAnythingIsRead) {
+  const ConfigError e = config_error([&] { load_string("a: 1\nb: 0\na: 2\n", "t.yaml"); });
+  EXPECT_TRUE(contains(e.message(), "duplicate key 'a': it is also written at line 1, column 1")) << e.what();
+  EXPECT_EQ(e.mark().line, 3);
+  // Deep inside a list of mappings, in a flow mapping, and in a part no loader reads.
+  const ConfigError deep = config_error([&] { load_string("x:\n  - {p: 1, q: 2, p: 3}\n", "t.yaml"); });
+  EXPECT_EQ(deep.key_path(), "x[0].p") << deep.what();
+  EXPECT_TRUE(contains(deep.message(), "also written at line 2, column 6")) << deep.what();
+  EXPECT_NO_THROW(load_string("a: {k: 1}\nb: {k: 1}\n", "t.yaml"));  // the same key in two mappings is fine
 }
 
 TEST(StrictYaml, TypedGettersRejectTheWrongType) {

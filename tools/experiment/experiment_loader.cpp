@@ -365,8 +365,10 @@ void read_calibration(const Node& root, ExperimentSpec& e) {
 
 ExperimentSpec load_experiment(const std::string& path, const std::string& config_root) {
   const Node root = config::load_file(path);
-  if (!root.is_map())
-    root.fail("an experiment file is a mapping with name, description, machine, kernels, workload, ...");
+  if (!root.is_map()) {
+    root.fail(std::string(root.is_null() ? "the file is empty: " : "") +
+              "an experiment file is a mapping with name, description, machine, kernels, workload, ...");
+  }
   ExperimentSpec e;
   e.file = path;
   e.name = checked_name(root.child("name"));

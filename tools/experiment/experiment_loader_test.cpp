@@ -166,7 +166,11 @@ TEST(ExperimentLoader, AKernelsBootNodeMustExistOnTheMachine) {
 
 TEST(ExperimentLoader, AnEmptyFileSaysWhatAnExperimentIs) {
   std::string k;
-  EXPECT_NE(load("", &k).find("an experiment file is a mapping"), std::string::npos);
+  EXPECT_NE(load("", &k).find("the file is empty: an experiment file is a mapping"), std::string::npos);
+  EXPECT_NE(load("# only a comment\n", &k).find("the file is empty"), std::string::npos);
+  const std::string list = load("- a\n", &k);
+  EXPECT_EQ(list.find("empty"), std::string::npos) << list;
+  EXPECT_NE(list.find("an experiment file is a mapping"), std::string::npos) << list;
 }
 
 }  // namespace

@@ -116,9 +116,9 @@ void add_run_command(CLI::App& app, const GlobalOptions& global) {
     const std::string root = resolve_config_root(global.configs);
     const config::Node yaml = config::load_file(o->file);
     if (!yaml.is_map()) {
-      yaml.fail(
-          "an experiment file is a mapping with name, description, machine, kernels, workload, threads, run "
-          "(or probe) ...: see docs/experiments.md");
+      yaml.fail(std::string(yaml.is_null() ? "the file is empty: " : "") +
+                "an experiment file is a mapping with name, description, machine, kernels, workload, threads, run "
+                "(or probe) ...: see docs/experiments.md");
     }
     if (yaml.has("probe")) return run_probe_experiment(yaml, o->out, o->force, root);
     auto spec = experiment::load_experiment(o->file, root);
