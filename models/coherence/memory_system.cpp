@@ -90,6 +90,7 @@ std::optional<AccessResult> MemorySystem::private_hit(Picos now, CoreId c, LineI
   if (write && !exclusive) return std::nullopt;
   AccessResult r;
   r.level = private_hit_level(c, id);
+  r.source = static_cast<Source>(std::min<std::size_t>(r.level, 2));
   // Data still in flight for this core's own earlier transaction (a prefetch) is waited for.
   r.start = (s.pending_core == static_cast<std::int32_t>(c) && s.busy_until > now) ? s.busy_until : now;
   r.done =
@@ -243,6 +244,17 @@ void MemorySystem::occupy_home(LineState& s, Picos service, Picos done, const Pl
   }
 }
 
+Source MemorySystem::source_of(const LineState& s, CoreId c, const Plan& p) const {
+  if (p.served == ServedBy::kSharedCache) return Source::kSharedCache;
+  if (p.served == ServedBy::kOnChip) return Source::kOnChip;
+  if (p.supplier) return Source::kCache;
+  const DomainId d = dom(c);
+  const bool has_data = s.holders.contains(c) || (!llc_.empty() && s.llc.contains(d)) ||
+                        (timing_->tracks_core_copies() && p.sibling_copy);
+  if (has_data) return Source::kPermission;
+  return s.home == m_.node_of(c) ? Source::kLocalMemory : Source::kRemoteMemory;
+}
+
 AccessResult MemorySystem::apply(Picos effect, Picos after, Picos issued, Picos queued, CoreId c, LineId id,
                                  AccessKind kind, std::uint64_t value, const Plan& p) {
   LineState& s = lines_[id];
@@ -261,6 +273,7 @@ AccessResult MemorySystem::apply(Picos effect, Picos after, Picos issued, Picos 
     }
   }
   r.done = effect + latency + (kind == AccessKind::kRmw ? m_.spec().costs.atomic_overhead : 0);
+  r.source = source_of(s, c, p);
   const bool on_chip = p.served != ServedBy::kRemote;
   const bool moved = p.supplier.has_value() || (write && (s.holders.size() > (s.holders.contains(c) ? 1u : 0u))) ||
                      (on_chip && p.sibling_copy);

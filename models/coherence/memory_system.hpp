@@ -36,10 +36,29 @@ enum class ServedBy : std::uint8_t {
   kRemote,       // a protocol transaction through the home agent / probes
 };
 
+// Where an access's data (or permission) came from, finer than ServedBy: the per-operation memory
+// breakdown of a run (mem_*_per_op metrics) counts accesses by it.
+enum class Source : std::uint8_t {
+  kL1,            // the core's first private level
+  kL2,            // its second
+  kL3,            // its third or beyond (Itanium 2's private L3)
+  kSharedCache,   // the domain's shared cache, without a snoop
+  kOnChip,        // a sibling core of the same domain, found by the shared cache's presence bits
+  kCache,         // another core's cache, through the home (a forwarded or probed copy)
+  kLocalMemory,   // DRAM of the requester's own node
+  kRemoteMemory,  // DRAM of another node
+  kPermission,    // ownership or invalidations without data (an upgrade of a shared copy)
+};
+inline constexpr std::size_t kSources = 9;
+// Short names, in Source order (metric names: mem_<name>_per_op).
+inline constexpr const char* kSourceNames[kSources] = {"l1",    "l2",         "l3",          "llc",    "onchip",
+                                                       "cache", "local_dram", "remote_dram", "upgrade"};
+
 struct AccessResult {
   Picos start = 0;  // when this access began to be served (after queueing at the line)
   Picos done = 0;   // when its data or permission arrived
   ServedBy served = ServedBy::kPrivate;
+  Source source = Source::kL1;
   std::size_t level = 0;    // the cache level index that hit (kPrivate)
   bool transfer = false;    // data or ownership moved from another core
   std::uint64_t value = 0;  // the value the requester's copy holds afterwards (value checking only)
@@ -131,6 +150,8 @@ class MemorySystem {
   // result: data at `effect + after` (plus link queueing and the atomic's own cost).
   AccessResult apply(Picos effect, Picos after, Picos issued, Picos queued, CoreId c, LineId id, AccessKind kind,
                      std::uint64_t value, const Plan& p);
+  // Where a planned access's data comes from, in the line's state before it takes effect.
+  Source source_of(const LineState& s, CoreId c, const Plan& p) const;
   // A planned transaction served now, after what the line already serialised (issue order).
   AccessResult serve_in_issue_order(Picos now, CoreId c, LineId id, AccessKind kind, std::uint64_t value,
                                     const Plan& p);

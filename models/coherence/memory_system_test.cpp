@@ -35,6 +35,23 @@ TEST(Moesi, AMissHomedRemotelyAddsTheTripToTheHome) {
   EXPECT_EQ(latency_of(mem, 0, 0, remote, AccessKind::kLoad), from_ns(100));
 }
 
+TEST(Sources, EachAccessSaysWhereItWasServed) {
+  Machine m(testing::two_socket(ProtocolKind::kMoesiBroadcast, Inclusion::kVictim));
+  MemorySystem mem(m, true);
+  const LineId local = mem.add_line(0), remote = mem.add_line(1);
+  EXPECT_EQ(mem.access(0, 0, local, AccessKind::kLoad).source, Source::kLocalMemory);
+  EXPECT_EQ(mem.access(from_ns(1000), 0, local, AccessKind::kLoad).source, Source::kL1);
+  EXPECT_EQ(mem.access(from_ns(2000), 0, remote, AccessKind::kLoad).source, Source::kRemoteMemory);
+  // Another socket's core reads the line core 0 holds (E: its cache answers the probe), then core 0
+  // writes its now shared copy.
+  EXPECT_EQ(mem.access(from_ns(3000), 2, local, AccessKind::kLoad).source, Source::kCache);
+  EXPECT_EQ(mem.access(from_ns(4000), 0, local, AccessKind::kStore, 5).source, Source::kPermission);
+  // The other socket reads the modified line: a cache supplies it.
+  EXPECT_EQ(mem.access(from_ns(5000), 2, local, AccessKind::kLoad).source, Source::kCache);
+  // A line homed on node 0 that nobody holds, read from node 1.
+  EXPECT_EQ(mem.access(from_ns(6000), 2, mem.add_line(0), AccessKind::kLoad).source, Source::kRemoteMemory);
+}
+
 TEST(Moesi, ReadingAModifiedLineLeavesTheOldOwnerInOwnedState) {
   Machine m(testing::two_socket(ProtocolKind::kMoesiBroadcast, Inclusion::kVictim));
   MemorySystem mem(m, true);

@@ -240,6 +240,7 @@ bool Executor::try_store(Thread& t, CpuId cpu, const Buffered& b, Picos at) {
   auto r = mem_.request(at, cpu, b.line, AccessKind::kStore, next);
   if (!r) return false;
   at_core_speed(t, *r);
+  ++t.stats.served[static_cast<std::size_t>(r->source)];
   w = next;
   t.store_drain = std::max(t.store_drain, r->done);
   wake_watchers(b.line, r->visible);
@@ -270,6 +271,9 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
   t.granted_retry = false;
   if (!counted) ++t.stats.ops;
   auto account = [&](const coherence::AccessResult& r) {
+    const auto src = static_cast<std::size_t>(r.source);
+    ++t.stats.served[src];
+    t.stats.served_wait[src] += r.done - t.clock;
     if (r.served != ServedBy::kPrivate) {
       ++t.stats.misses;
       t.stats.memory_stall += r.done - t.clock;

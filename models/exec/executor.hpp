@@ -3,6 +3,7 @@
 // private work cost no queue traffic); anything later is handed back to the event queue.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -23,8 +24,12 @@ struct ThreadStats {
   std::uint64_t loads = 0, stores = 0, atomics = 0;
   std::uint64_t misses = 0;  // accesses beyond the private caches
   Picos memory_stall = 0;    // time waiting for memory accesses
-  Picos spin = 0;            // time parked in spin-waits (burns CPU)
-  Picos sleep = 0;           // time asleep, including wake-up latency (no CPU)
+  // Accesses by where they were served (coherence::Source order), and the time the thread waited
+  // for them (hits included; a store that goes on without waiting adds none).
+  std::array<std::uint64_t, coherence::kSources> served{};
+  std::array<Picos, coherence::kSources> served_wait{};
+  Picos spin = 0;   // time parked in spin-waits (burns CPU)
+  Picos sleep = 0;  // time asleep, including wake-up latency (no CPU)
   Picos compute = 0;
   Picos started = 0, finished = 0;
   // Spinning burns CPU, sleeping does not.

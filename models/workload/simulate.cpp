@@ -135,6 +135,28 @@ void set_per_op(Workload& workload, const ProcessSums& s, RunResult& r) {
   }
 }
 
+// Per measured operation: each process's accesses since its warm-up ended, by where they were
+// served, summed over processes and divided by their measured operations.
+void set_memory_breakdown(Workload& workload, const exec::Executor& ex, const std::vector<exec::ThreadStats>& at_warm,
+                          RunResult& r) {
+  std::uint64_t ops = 0;
+  std::array<std::uint64_t, coherence::kSources> n{};
+  std::array<Picos, coherence::kSources> wait{};
+  for (std::size_t i = 0; i < workload.process_count(); ++i) {
+    ops += workload.source(i).measured().ops;
+    const auto& end = ex.stats(workload.process(i).cpu);
+    for (std::size_t k = 0; k < coherence::kSources; ++k) {
+      n[k] += end.served[k] - at_warm[i].served[k];
+      wait[k] += end.served_wait[k] - at_warm[i].served_wait[k];
+    }
+  }
+  if (!ops) return;
+  for (std::size_t k = 0; k < coherence::kSources; ++k) {
+    r.mem_per_op[k] = static_cast<double>(n[k]) / static_cast<double>(ops);
+    r.mem_ns_per_op[k] = sim::to_ns(wait[k]) / static_cast<double>(ops);
+  }
+}
+
 // The hottest lines: the most time requesters waited on them first (ties by line id, so the
 // order is deterministic); ownership transfers are reported beside it.
 std::vector<HotLine> hottest_lines(const coherence::MemorySystem& mem, const kernel::Vfs& vfs,
@@ -178,8 +200,10 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
   exec::Executor ex(sim, mem);
   CommonWindow window(workload.process_count());
   std::vector<std::unique_ptr<kernel::ProcessProgram>> programs;
+  std::vector<exec::ThreadStats> at_warm(workload.process_count());
   for (std::size_t i = 0; i < workload.process_count(); ++i) {
     workload.source(i).attach(&window, i, spec.cancel);
+    workload.source(i).on_warm([&ex, &at_warm, i, cpu = workload.process(i).cpu] { at_warm[i] = ex.stats(cpu); });
     programs.push_back(std::make_unique<kernel::ProcessProgram>(rt, workload.process(i), workload.source(i)));
     ex.start(workload.process(i).cpu, *programs.back());
   }
@@ -201,6 +225,7 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
   r.bytes_per_line = mem.bytes_per_line() + exec::Executor::bytes_per_line() + kernel::Vfs::bytes_per_line();
   r.simulated = r.wall;
   set_per_op(workload, sums, r);
+  set_memory_breakdown(workload, ex, at_warm, r);
   r.hot = hottest_lines(mem, vfs, spec.hot_lines);
   return r;
 }

@@ -83,6 +83,9 @@ struct RunResult {
   std::uint32_t smt_cores = 0;
   // Per measured operation.
   double atomic_rmw_per_op = 0, loads_per_op = 0, stores_per_op = 0, lock_acquires_per_op = 0;
+  // Per measured operation (warm-up left out), by where each memory access was served
+  // (coherence::Source order): how many, and the ns the process waited for them.
+  std::array<double, coherence::kSources> mem_per_op{}, mem_ns_per_op{};
   kernel::WalkStats walk;
   std::vector<ProcessTimes> processes;
   std::vector<HotLine> hot;

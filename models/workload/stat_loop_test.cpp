@@ -33,6 +33,21 @@ TEST(StatLoop, OneProcessDoesEveryStatAndCountsItsAtomics) {
   EXPECT_EQ(r.failed, 0u);
 }
 
+TEST(StatLoop, TheMemoryBreakdownCountsTheMeasuredStatsOnly) {
+  // The warm-up's first stat finds every line in DRAM; the 250 measured stats of one hot file hit
+  // the private caches: no miss is left in the breakdown, and each stat's loads, stores and atomics
+  // are all counted in it.
+  const auto r = run("barcelona-2s8c", "linux-2.6.35", 1);
+  double accesses = 0;
+  for (double x : r.mem_per_op) accesses += x;
+  const auto src = [&](coherence::Source s) { return r.mem_per_op[static_cast<std::size_t>(s)]; };
+  EXPECT_EQ(src(coherence::Source::kLocalMemory), 0.0);
+  EXPECT_EQ(src(coherence::Source::kRemoteMemory), 0.0);
+  EXPECT_GT(src(coherence::Source::kL1), 10.0);
+  EXPECT_NEAR(accesses, r.loads_per_op + r.stores_per_op + r.atomic_rmw_per_op, 1e-9);
+  EXPECT_GT(r.mem_ns_per_op[static_cast<std::size_t>(coherence::Source::kL1)], 0.0);
+}
+
 TEST(StatLoop, RcuWalkScalesWhereRefWalkCollapsesOnASharedCwd) {
   const auto old1 = run("nehalem-ex-4s32c", "linux-2.6.35", 1);
   const auto old32 = run("nehalem-ex-4s32c", "linux-2.6.35", 32);

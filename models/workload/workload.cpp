@@ -19,6 +19,12 @@ bool CountingSource::next_call(Syscall& out) {
 void CountingSource::completed(const Syscall& call, bool failed, Picos now) {
   now_ = now;
   const bool warm = measured_.total_ops >= control_.warmup_ops && now >= control_.warmup_end;
+  if (warm && !warm_noted_) {
+    // A warm-up that ends by time ends inside this call, which is measured: its own accesses
+    // before this point are left out of the breakdown (one call per process).
+    warm_noted_ = true;
+    if (on_warm_) on_warm_();
+  }
   if (warm) {
     if (measured_.first == sim::kNever) measured_.first = control_.warmup_ops ? measured_.warm_at : control_.warmup_end;
     ++measured_.calls;
@@ -31,6 +37,10 @@ void CountingSource::completed(const Syscall& call, bool failed, Picos now) {
   if (call.ends_op) {
     ++measured_.total_ops;
     if (measured_.total_ops == control_.warmup_ops) measured_.warm_at = now;
+    if (!warm_noted_ && measured_.total_ops >= control_.warmup_ops && now >= control_.warmup_end) {
+      warm_noted_ = true;  // the next call is the first measured one
+      if (on_warm_) on_warm_();
+    }
     if (warm) {
       ++measured_.ops;
       measured_.last = now;

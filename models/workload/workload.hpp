@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -77,6 +78,13 @@ class CountingSource : public kernel::SyscallSource {
     index_ = index;
     cancel_ = cancel;
   }
+  // Called once, at the call boundary from which every call is measured (the warm-up is over), so
+  // that the run can count what the measured calls alone did (its memory breakdown).
+  // Without a warm-up that moment is the start, before any call, and `f` is never called.
+  void on_warm(std::function<void()> f) {
+    on_warm_ = std::move(f);
+    warm_noted_ = control_.warmup_ops == 0 && control_.warmup_end <= 0;
+  }
 
  protected:
   // The next call of the workload; false when it has nothing more to do.
@@ -91,6 +99,8 @@ class CountingSource : public kernel::SyscallSource {
   CommonWindow* window_ = nullptr;
   std::size_t index_ = 0;
   const std::atomic<bool>* cancel_ = nullptr;
+  std::function<void()> on_warm_;
+  bool warm_noted_ = false;
 };
 
 class Workload {

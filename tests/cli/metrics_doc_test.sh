@@ -6,7 +6,7 @@ walksim="$1"
 src="$2"
 want=$("$walksim" metrics --markdown)
 have=$(awk '/^### Metrics/ {on = 1; next} /^### / {on = 0} on' "$src/docs/experiments.md" |
-  grep -E '^\| `[a-z_]+` \|' | grep -v '^| `rcu_lookups`' || true)
+  grep -E '^\| `[a-z0-9_]+` \|' | grep -v '^| `rcu_lookups`' || true)
 if [[ "$want" != "$have" ]]; then
   echo "docs/experiments.md's metric table differs from 'walksim metrics --markdown':"
   diff <(echo "$want") <(echo "$have") || true
