@@ -32,6 +32,15 @@ void Emitter::push_bucket(KOpKind k, std::uint32_t bucket) {
 
 void Emitter::hash_bucket(std::uint32_t bucket) { push_bucket(KOpKind::kLoad, bucket); }
 
+void Emitter::hash_chain(std::uint32_t bucket, std::optional<DentryId> target) {
+  push_bucket(KOpKind::kLoad, bucket);
+  for (DentryId d = vfs_.chain_head(bucket); d != kNoDentry && d != target; d = vfs_.dentry(d).hash_next) {
+    const ObjId o = vfs_.dentry(d).obj;
+    load(o, "d_hash");
+    load(o, "d_name");
+  }
+}
+
 void Emitter::hash_bucket_store(std::uint32_t bucket) { push_bucket(KOpKind::kStore, bucket); }
 
 void Emitter::hash_bucket_lock(std::uint32_t bucket, bool lock) {

@@ -42,7 +42,11 @@ class Emitter {
     op.kind = KOpKind::kFence;
     out_.push_back(op);
   }
-  void hash_bucket(std::uint32_t bucket);                  // load a dentry hash bucket head
+  void hash_bucket(std::uint32_t bucket);  // load a dentry hash bucket head
+  // __d_lookup's walk of a bucket: its head, then for each dentry on the chain ahead of `target`
+  // (every one when the name is not there) its d_hash.next and d_name.hash, both on the dentry's
+  // first line (docs/reference/slab-hash-layouts.md §4).
+  void hash_chain(std::uint32_t bucket, std::optional<DentryId> target);
   void hash_bucket_store(std::uint32_t bucket);            // link/unlink in a chain (dcache_lock era)
   void hash_bucket_lock(std::uint32_t bucket, bool lock);  // bit-spinlock in the bucket head (2.6.38)
   // Private CPU work: the variant's cost of `step` in cycles, times `times`.

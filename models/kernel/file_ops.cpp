@@ -167,11 +167,11 @@ std::optional<DentryId> lookup_hash(Ctx& c, DentryId dir, const std::string& nam
   if (c.vfs.spec().rename_seqlock_in_lookup) c.e.seq_begin(c.vfs.globals(), "rename_lock");
   const auto found = c.vfs.child(dir, name);
   if (!found) {
-    c.e.hash_bucket(c.vfs.bucket_of(dir, name));
+    c.e.hash_chain(c.vfs.bucket_of(dir, name), std::nullopt);
     return std::nullopt;
   }
   const Dentry& d = c.vfs.dentry(*found);
-  c.e.hash_bucket(d.bucket);
+  c.e.hash_chain(d.bucket, *found);
   c.e.load(d.obj, "d_name");
   c.e.load(d.obj, "d_parent");
   const char* lock = c.vfs.spec().d_count == DCount::kLockref ? "d_lockref" : "d_lock";

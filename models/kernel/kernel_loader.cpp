@@ -182,6 +182,10 @@ KernelSpec read_kernel(const Node& root, const std::string& file) {
   k.boot_node = boot.as_uint32();
   k.boot_node_mark = boot.mark();
   k.hash_interleaved = placement.child("hash_table").as_choice({"boot-node", "interleaved"}) == 1;
+  config::SourceMap sources;
+  const Node scale = placement.sourced("dentry_hash_scale", sources);
+  k.dentry_hash_scale = scale.as_uint32();
+  if (k.dentry_hash_scale < 8 || k.dentry_hash_scale > 30) scale.fail("dentry_hash_scale must be 8..30");
   read_layouts(root, k);
   read_scheduler(root, k);
   read_costs(root, k);

@@ -112,6 +112,8 @@ struct KernelSpec {
   config::SourceMark boot_node_mark;  // where boot_objects_node was given: the file is loaded without
                                       // a machine, so check_kernel_fits_machine reports against it later
   bool hash_interleaved = true;
+  // The dentry hash table's alloc_large_system_hash scale: one bucket per 2^scale bytes of memory.
+  std::uint32_t dentry_hash_scale = 13;
 
   // try_to_wake_up takes the target runqueue's lock once (2.6.20) or, from 2.6.35, twice
   // (task_rq_lock, then released and taken again around TASK_WAKING and select_task_rq).

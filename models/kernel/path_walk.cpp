@@ -97,7 +97,7 @@ void drop_rcu_pair(Emitter& e, DentryId dir, DentryId d) {
 // __d_lookup in ref-walk: the chain, then d_lock, the recheck and the reference.
 void d_lookup_ref(Emitter& e, DentryId child) {
   const auto& c = e.vfs().dentry(child);
-  e.hash_bucket(c.bucket);
+  e.hash_chain(c.bucket, child);
   e.load(c.obj, "d_name");
   e.load(c.obj, "d_parent");
   if (e.spec().d_count == DCount::kLockref) {
@@ -118,7 +118,7 @@ void d_lookup_ref(Emitter& e, DentryId child) {
 // __d_lookup_rcu: loads and seqcount reads only.
 void d_lookup_rcu(Emitter& e, DentryId parent, DentryId child, const KernelOptions& opts) {
   const auto& c = e.vfs().dentry(child);
-  e.hash_bucket(c.bucket);
+  e.hash_chain(c.bucket, child);
   e.load(c.obj, "d_name");
   e.seq_begin(c.obj, "d_seq");
   e.load(c.obj, "d_parent");
@@ -144,7 +144,7 @@ void lookup_missing_and_kill(Emitter& e, DentryId dir, const std::string& name) 
   // falls back to it: always while dcache_lock guards the chains).
   e.mutex_lock(in, "i_mutex");
   if (e.spec().rename_seqlock_in_lookup || e.spec().dcache_lock) e.seq_begin(vfs.globals(), "rename_lock");
-  e.hash_bucket(bucket);
+  e.hash_chain(bucket, std::nullopt);
   e.compute("d_alloc");
   d_alloc_link(e, dir);
   // ->lookup (simple_lookup) then d_add: d_instantiate(NULL) + d_rehash.

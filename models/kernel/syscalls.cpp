@@ -154,7 +154,7 @@ void sys_mkdir(Ctx& c, const Syscall& s) {
   const ObjId dir_in = c.vfs.dentry(w.dir).inode;
   c.e.mutex_lock(dir_in, "i_mutex");
   if (c.vfs.spec().rename_seqlock_in_lookup) c.e.seq_begin(c.vfs.globals(), "rename_lock");
-  c.e.hash_bucket(c.vfs.bucket_of(w.dir, w.last));
+  c.e.hash_chain(c.vfs.bucket_of(w.dir, w.last), std::nullopt);
   c.e.mnt_want_write();
   create_entry(c, w.dir, w.last, true);
   c.e.mnt_drop_write();

@@ -5,12 +5,14 @@
 #include <stdexcept>
 
 #include "models/kernel/kernel_loader.hpp"
+#include "models/kernel/large_system_hash.hpp"
 
 namespace walksim::kernel {
 
 namespace {
-constexpr std::uint32_t kHashBuckets = 1u << 14;  // 8-byte bucket heads, 8 per 64-byte line
-constexpr std::uint32_t kBucketsPerLine = 8;
+// A bucket is an hlist_head (2.6.35) or an hlist_bl_head (2.6.38: its bit 0 is the bucket's lock):
+// one pointer.
+constexpr std::uint32_t kBucketBytes = 8;
 }  // namespace
 
 Vfs::Vfs(coherence::MemorySystem& mem, const KernelSpec& spec)
@@ -26,15 +28,13 @@ Vfs::Vfs(coherence::MemorySystem& mem, const KernelSpec& spec)
     percpu_.push_back(
         new_object("percpu", "cpu " + std::to_string(c) + " per-CPU data", false, m.node_of(m.core_of(c))));
   }
-  // Each bucket has two words: the chain head, and (2.6.38+) the bit-spinlock in it, kept apart
-  // so that a chain update never disturbs the lock's state in the model.
-  hash_word_base_ = next_word_;
-  next_word_ += 2 * kHashBuckets;
-  for (std::uint32_t i = 0; i < kHashBuckets / kBucketsPerLine; ++i) {
-    const LineId l = mem_.add_line(spec.hash_interleaved ? i % m.nodes() : boot);
-    other_labels_[l] = {"dentry_hashtable", i, "bucket heads", true};
-    hash_lines_.push_back(l);
+  const std::uint64_t buckets =
+      large_system_hash_buckets(m.spec().memory_bytes, m.spec().page_size, spec.dentry_hash_scale, kBucketBytes);
+  if (buckets > (std::uint64_t{1} << 31)) {
+    throw std::invalid_argument("a dentry hash table of " + std::to_string(buckets) +
+                                " buckets is beyond the model's 2^31 (machine memory too large for the scale)");
   }
+  hash_buckets_ = static_cast<std::uint32_t>(buckets);
   Dentry r;
   r.name = "/";
   r.dir = true;
@@ -113,18 +113,74 @@ std::optional<DentryId> Vfs::child(DentryId parent, std::string_view name) const
 }
 
 std::uint32_t Vfs::bucket_of(DentryId parent, std::string_view name) const {
-  // FNV-1a of (parent, name): a fixed, portable stand-in for the kernel's d_hash.
+  // FNV-1a of (parent, name): a fixed, portable stand-in for the kernel's d_hash, as uniform.
   std::uint64_t h = 1469598103934665603ULL ^ parent;
   for (char c : name) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  return static_cast<std::uint32_t>(h % kHashBuckets);
+  return static_cast<std::uint32_t>(h % hash_buckets_);
+}
+
+Vfs::BucketRef Vfs::bucket_ref(std::uint32_t bucket) const {
+  const auto& m = machine();
+  const std::uint32_t per_line = m.spec().line_size / kBucketBytes;
+  const std::uint32_t index = bucket / per_line;
+  auto line = hash_lines_.find(index);
+  if (line == hash_lines_.end()) {
+    // hashdist: the table's pages come round-robin from the nodes, starting at the first.
+    const std::uint64_t page = std::uint64_t{index} * m.spec().line_size / m.spec().page_size;
+    const auto home = spec_.hash_interleaved ? static_cast<std::uint32_t>(page % m.nodes()) : spec_.boot_node;
+    line = hash_lines_.emplace(index, mem_.add_line(home)).first;
+    hash_line_index_.emplace(line->second, index);
+  }
+  // Each bucket has two words: the chain head, and (2.6.38+) the bit-spinlock in it, kept apart
+  // so that a chain update never disturbs the lock's state in the model.
+  auto word = bucket_words_.find(bucket);
+  if (word == bucket_words_.end()) {
+    word = bucket_words_.emplace(bucket, next_word_).first;
+    next_word_ += 2;
+  }
+  return {line->second, word->second};
 }
 
 FieldRef Vfs::hash_bucket(std::uint32_t bucket) const {
-  return {hash_lines_[bucket / kBucketsPerLine], hash_word_base_ + 2 * bucket, "bucket"};
+  const BucketRef b = bucket_ref(bucket);
+  return {b.line, b.word, "bucket"};
 }
 
 FieldRef Vfs::hash_bucket_lock(std::uint32_t bucket) const {
-  return {hash_lines_[bucket / kBucketsPerLine], hash_word_base_ + 2 * bucket + 1, "bucket lock"};
+  const BucketRef b = bucket_ref(bucket);
+  return {b.line, b.word + 1, "bucket lock"};
+}
+
+DentryId Vfs::chain_head(std::uint32_t bucket) const {
+  const auto it = chain_heads_.find(bucket);
+  return it == chain_heads_.end() ? kNoDentry : it->second;
+}
+
+void Vfs::hash_link(DentryId d) {
+  Dentry& x = dentries_[d];
+  auto [it, fresh] = chain_heads_.emplace(x.bucket, d);
+  x.hash_next = fresh ? kNoDentry : it->second;
+  it->second = d;
+  x.hashed = true;
+}
+
+void Vfs::hash_unlink(DentryId d) {
+  Dentry& x = dentries_[d];
+  if (!x.hashed) return;
+  x.hashed = false;
+  const auto it = chain_heads_.find(x.bucket);
+  if (it->second == d) {
+    if (x.hash_next == kNoDentry) {
+      chain_heads_.erase(it);
+    } else {
+      it->second = x.hash_next;
+    }
+  } else {
+    DentryId prev = it->second;
+    while (dentries_[prev].hash_next != d) prev = dentries_[prev].hash_next;
+    dentries_[prev].hash_next = x.hash_next;
+  }
+  x.hash_next = kNoDentry;
 }
 
 DentryId Vfs::add_dentry(DentryId parent, const std::string& name, bool dir, bool shared,
@@ -141,6 +197,7 @@ DentryId Vfs::add_dentry(DentryId parent, const std::string& name, bool dir, boo
   dentries_.push_back(std::move(d));
   const auto id = static_cast<DentryId>(dentries_.size() - 1);
   dentries_[parent].children.emplace(name, id);
+  hash_link(id);
   ++generation_;
   return id;
 }
@@ -149,6 +206,7 @@ void Vfs::remove_dentry(DentryId d) {
   Dentry& x = dentries_[d];
   if (x.parent != kNoDentry) dentries_[x.parent].children.erase(x.name);
   x.negative = true;
+  hash_unlink(d);
   ++generation_;
 }
 
@@ -156,10 +214,12 @@ void Vfs::move_dentry(DentryId d, DentryId new_parent, const std::string& new_na
   Dentry& x = dentries_[d];
   if (x.parent != kNoDentry) dentries_[x.parent].children.erase(x.name);
   if (auto old = child(new_parent, new_name)) remove_dentry(*old);
+  hash_unlink(d);
   x.parent = new_parent;
   x.name = new_name;
   x.bucket = bucket_of(new_parent, new_name);
   dentries_[new_parent].children.emplace(new_name, d);
+  hash_link(d);
   ++generation_;
 }
 
@@ -204,6 +264,9 @@ LineLabel Vfs::label(LineId line) const {
       for (const auto& f : layout.lines[k]) fields += (fields.empty() ? "" : " ") + f;
     }
     return {o.name, i, fields, o.shared};
+  }
+  if (const auto h = hash_line_index_.find(line); h != hash_line_index_.end()) {
+    return {"dentry_hashtable", h->second, "bucket heads", true};
   }
   const auto it = other_labels_.find(line);
   return it != other_labels_.end() ? it->second : LineLabel{};

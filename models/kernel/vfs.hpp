@@ -46,12 +46,14 @@ struct Dentry {
   bool dir = false;
   bool symlink = false;
   bool negative = false;
-  bool has_acl = false;         // a POSIX ACL is cached on the inode
-  std::string link_target;      // for symlinks
-  bool revalidate = false;      // the filesystem has ->d_revalidate for it (NFS-like); ramfs never
-  ObjId page = 0;               // regular files: the one page-cache page their data lives in
-  std::uint32_t inode_cpu = 0;  // the CPU whose per-CPU inode list holds the inode (split-percpu)
-  std::uint32_t bucket = 0;     // index into the dentry hash table
+  bool has_acl = false;            // a POSIX ACL is cached on the inode
+  std::string link_target;         // for symlinks
+  bool revalidate = false;         // the filesystem has ->d_revalidate for it (NFS-like); ramfs never
+  ObjId page = 0;                  // regular files: the one page-cache page their data lives in
+  std::uint32_t inode_cpu = 0;     // the CPU whose per-CPU inode list holds the inode (split-percpu)
+  std::uint32_t bucket = 0;        // index into the dentry hash table
+  DentryId hash_next = kNoDentry;  // the next dentry on its bucket's chain (hlist: newest first)
+  bool hashed = false;             // on its bucket's chain
   std::map<std::string, DentryId, std::less<>> children;
 };
 
@@ -120,9 +122,15 @@ class Vfs {
   ObjId mount() const { return mount_; }
   ObjId super_block() const { return sb_; }
   ObjId percpu(CpuId cpu) const { return percpu_[cpu]; }
+  // The dentry hash table: as many buckets as alloc_large_system_hash gives the kernel's scale on
+  // this machine's memory, 8 bytes each. Its lines (and the words of its buckets) are made when a
+  // bucket is first used, so a table of millions of buckets costs only the lines a run touches.
+  std::uint32_t hash_buckets() const { return hash_buckets_; }
   FieldRef hash_bucket(std::uint32_t bucket) const;
   FieldRef hash_bucket_lock(std::uint32_t bucket) const;  // the bit-spinlock in the head (2.6.38+)
   std::uint32_t bucket_of(DentryId parent, std::string_view name) const;
+  // The first dentry on a bucket's chain (kNoDentry: empty); the rest follow Dentry::hash_next.
+  DentryId chain_head(std::uint32_t bucket) const;
 
   Process& new_process(CpuId cpu, DentryId cwd, std::optional<ObjId> shared_fs = std::nullopt);
   Process& process(std::uint32_t pid) { return processes_[pid]; }
@@ -148,7 +156,20 @@ class Vfs {
   std::vector<ObjId> line_object_;                      // indexed by LineId
   std::unordered_map<LineId, LineLabel> other_labels_;  // lines that belong to no object
   std::vector<ObjId> percpu_;
-  std::vector<LineId> hash_lines_;
+  // The hash table's lines and its buckets' words, made on first use (hash_bucket is const: the
+  // table exists whole in the kernel; the model materialises what is read).
+  struct BucketRef {
+    LineId line;
+    std::uint32_t word;
+  };
+  BucketRef bucket_ref(std::uint32_t bucket) const;
+  void hash_link(DentryId d);
+  void hash_unlink(DentryId d);
+  std::uint32_t hash_buckets_ = 0;
+  mutable std::unordered_map<std::uint32_t, LineId> hash_lines_;           // by line index within the table
+  mutable std::unordered_map<std::uint32_t, std::uint32_t> bucket_words_;  // first of the bucket's two words
+  mutable std::unordered_map<LineId, std::uint32_t> hash_line_index_;      // for labels
+  std::unordered_map<std::uint32_t, DentryId> chain_heads_;                // non-empty buckets only
   // A direct-mapped cache of field lookups keyed by (layout, name pointer): the syscall code names
   // fields with string literals, whose addresses are stable, so most lookups skip the hash map.
   struct FieldCacheEntry {
@@ -170,8 +191,7 @@ class Vfs {
   mutable std::vector<StepCacheEntry> step_cache_ = std::vector<StepCacheEntry>(kStepCacheSize);
   std::uint32_t fold_;  // 64-byte layout lines per machine line
   std::uint64_t generation_ = 0;
-  std::uint32_t next_word_ = 0;
-  std::uint32_t hash_word_base_ = 0;
+  mutable std::uint32_t next_word_ = 0;
   ObjId globals_ = 0, mount_ = 0, sb_ = 0;
   DentryId root_ = 0;
   std::optional<ObjId> s_files_head_;

@@ -118,6 +118,21 @@ TEST_F(MachineLimits, AHugeDramAccessIsRefusedAndOneSecondStillLoads) {
   EXPECT_NO_THROW(load_machine(child("slow1", "memory:\n  dram_access: " + sourced("1s") + "\n"), kMachineDirs));
 }
 
+TEST_F(MachineLimits, TheMemorySizeAndPageSizeAreCheckedAndLoaded) {
+  auto with = [&](const char* name, const std::string& size, const std::string& page) {
+    return child(name, "memory:\n  size: " + sourced(size) + "\n  page_size: " + sourced(page) + "\n");
+  };
+  const auto small = load_error(with("tiny", "1MiB", "4KiB"));
+  EXPECT_EQ(small.key_path(), "memory.size.value");
+  EXPECT_TRUE(contains(small.message(), "memory size must be 16MiB..1PiB")) << small.what();
+  const auto odd = load_error(with("odd", "24GiB", "3KiB"));
+  EXPECT_EQ(odd.key_path(), "memory.page_size.value");
+  EXPECT_TRUE(contains(odd.message(), "page_size must be a power of two")) << odd.what();
+  const auto m = load_machine(with("ok", "48GiB", "16KiB"), kMachineDirs);
+  EXPECT_EQ(m.memory_bytes, std::uint64_t{48} << 30);
+  EXPECT_EQ(m.page_size, 16384u);
+}
+
 TEST_F(MachineLimits, ACacheLatencyJustBelowTheEndOfTheClockIsRefused) {
   const std::string l1 = "caches:\n  - name: L1D\n    shared_by: " + sourced("1") + "\n    size: " + sourced("32KiB") +
                          "\n    ways: " + sourced("8") + "\n    latency: " + sourced("9000000000000000000ps") + "\n";

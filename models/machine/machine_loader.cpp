@@ -512,6 +512,22 @@ void read_interconnect(const Node& root, MachineSpec& spec) {
   }
 }
 
+// memory: the DRAM access at the home, the installed size and the base page size.
+void read_memory(const Node& memory, MachineSpec& spec) {
+  spec.dram_access = component_time(memory, "dram_access", spec.sources);
+  const Node size = memory.sourced("size", spec.sources);
+  spec.memory_bytes = size.as_size();
+  if (spec.memory_bytes < (std::uint64_t{1} << 24) || spec.memory_bytes > (std::uint64_t{1} << 50)) {
+    size.fail("memory size must be 16MiB..1PiB (the installed memory of all nodes together)");
+  }
+  const Node page = memory.sourced("page_size", spec.sources);
+  const std::uint64_t bytes = page.as_size();
+  if (!is_power_of_two(bytes) || bytes < spec.line_size || bytes > (std::uint64_t{1} << 30)) {
+    page.fail("page_size must be a power of two from the line size to 1GiB (e.g. 4KiB)");
+  }
+  spec.page_size = static_cast<std::uint32_t>(bytes);
+}
+
 MachineSpec read_machine(const Node& root, const std::string& file) {
   MachineSpec spec;
   spec.file = file;
@@ -535,7 +551,7 @@ MachineSpec read_machine(const Node& root, const std::string& file) {
   spec.line_size = static_cast<std::uint32_t>(line_size);
 
   read_caches(root, spec);
-  spec.dram_access = component_time(root.child("memory"), "dram_access", spec.sources);
+  read_memory(root.child("memory"), spec);
   read_coherence(root, spec);
   read_interconnect(root, spec);
   read_interrupts(root, spec);

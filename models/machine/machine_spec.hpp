@@ -123,6 +123,11 @@ struct MachineSpec {
 
   std::vector<CacheLevelSpec> caches;  // ordered from the core outwards
   Picos dram_access = 0;               // at the home memory controller: request arrival to data leaving
+  // Installed memory, all nodes together: the kernel sizes its large hash tables from it
+  // (alloc_large_system_hash). The base page size: the unit the boot-time interleave policy
+  // spreads a vmalloc'ed table over the nodes in. Machines built in code get 8 GiB and 4 KiB.
+  std::uint64_t memory_bytes = std::uint64_t{8} << 30;
+  std::uint32_t page_size = 4096;
   ProtocolKind protocol = ProtocolKind::kMoesiBroadcast;
   ProbeOrigin probe_origin = ProbeOrigin::kHome;
   HomePolicy home_policy = HomePolicy::kBlocking;

@@ -1,0 +1,70 @@
+// The dentry hash table as the kernel builds it: sized from the machine's memory, its pages spread
+// over the nodes, its lines made only where a bucket is used, and __d_lookup walking a bucket's
+// chain (newest first) up to the dentry it looks for.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "models/coherence/memory_system.hpp"
+#include "models/kernel/emitter.hpp"
+#include "models/kernel/test_support.hpp"
+#include "models/kernel/vfs.hpp"
+
+namespace walksim::kernel {
+namespace {
+
+TEST(DentryHash, ItsSizeComesFromTheMachinesMemoryAndItsPagesAlternateNodes) {
+  machine::Machine m(machine::load_machine("westmere-ep-2s12c", testing::machine_dirs()));  // 24 GiB, 2 nodes
+  const KernelSpec k = load_kernel("linux-2.6.35", testing::kernel_dirs());
+  coherence::MemorySystem mem(m, false);
+  Vfs vfs(mem, k);
+  EXPECT_EQ(vfs.hash_buckets(), 1u << 22);
+  const std::size_t before = mem.line_count();
+  // 512 buckets of 8 bytes fill a 4 KiB page: bucket 0 and 511 share page 0, bucket 512 is on page 1.
+  const LineId a = vfs.hash_bucket(0).line, b = vfs.hash_bucket(511).line, c = vfs.hash_bucket(512).line;
+  EXPECT_EQ(vfs.hash_bucket(7).line, a);  // 8 buckets per line
+  EXPECT_NE(a, b);
+  EXPECT_EQ(mem.line_count(), before + 3);  // only the lines asked for
+  EXPECT_EQ(mem.line(a).home, 0u);
+  EXPECT_EQ(mem.line(b).home, 0u);
+  EXPECT_EQ(mem.line(c).home, 1u);
+  EXPECT_EQ(vfs.label(c).object, "dentry_hashtable");
+  EXPECT_NE(vfs.hash_bucket(0).word, vfs.hash_bucket(1).word);
+}
+
+TEST(DentryHash, ALookupWalksTheNewerDentriesOfItsBucketFirst) {
+  machine::Machine m(machine::load_machine("westmere-ep-2s12c", testing::machine_dirs()));
+  const KernelSpec k = load_kernel("linux-2.6.35", testing::kernel_dirs());
+  coherence::MemorySystem mem(m, false);
+  Vfs vfs(mem, k);
+  const DentryId dir = vfs.mkpath("/d", false, 0u);
+  // Find three names of `dir` that share a bucket.
+  std::vector<std::string> same;
+  const std::uint32_t target = vfs.bucket_of(dir, "n0");
+  for (int i = 0; same.size() < 3 && i < 50'000'000; ++i) {
+    const std::string n = "n" + std::to_string(i);
+    if (vfs.bucket_of(dir, n) == target) same.push_back(n);
+  }
+  ASSERT_EQ(same.size(), 3u);
+  const DentryId first = vfs.add_dentry(dir, same[0], false, false, 0u);
+  const DentryId second = vfs.add_dentry(dir, same[1], false, false, 0u);
+  const DentryId third = vfs.add_dentry(dir, same[2], false, false, 0u);
+  EXPECT_EQ(vfs.chain_head(target), third);
+  std::vector<KOp> ops;
+  Emitter e(vfs, ops, 0, 1.0);
+  e.hash_chain(target, first);
+  // The head, then d_hash and d_name of the third and the second dentry.
+  ASSERT_EQ(ops.size(), 5u);
+  EXPECT_EQ(ops[1].line, vfs.field(vfs.dentry(third).obj, "d_hash").line);
+  EXPECT_EQ(ops[3].line, vfs.field(vfs.dentry(second).obj, "d_hash").line);
+  // Unlinked, the second leaves the chain; a missing name walks what is left.
+  vfs.remove_dentry(second);
+  ops.clear();
+  e.hash_chain(target, std::nullopt);
+  EXPECT_EQ(ops.size(), 5u);  // head, third, first
+  EXPECT_EQ(ops[3].line, vfs.field(vfs.dentry(first).obj, "d_hash").line);
+}
+
+}  // namespace
+}  // namespace walksim::kernel
