@@ -153,6 +153,26 @@ std::optional<Node> Node::optional(const std::string& key) const {
   return Node(s);
 }
 
+Node Node::child_replacing(const std::string& key) const {
+  require_map(*this, *state_, key);
+  note_asked(*state_, key);
+  if (auto it = state_->children.find(key); it != state_->children.end()) {
+    if (it->second->layers.size() > 1) throw std::logic_error("child_replacing after child for " + key);
+    return Node(it->second);
+  }
+  for (const Layer& l : state_->layers) {
+    const auto entry = find_entry(l.value, key);
+    if (!entry) continue;
+    auto s = std::make_shared<State>();
+    s->path = child_path(state_->path, key);
+    s->layers.push_back(Layer{entry->second, l.file, entry->first.Mark()});
+    state_->read.insert(key);
+    state_->children.emplace(key, s);
+    return Node(s);
+  }
+  return child(key);  // missing: child() says so
+}
+
 Node Node::child(const std::string& key) const {
   if (auto c = optional(key)) return *c;
   // A misspelt key shows up here first, as a missing one, so point at the likely culprit.

@@ -43,11 +43,14 @@ class Node {
   bool is_null() const;  // `key:` with nothing after it, or `~`
 
   // --- Mappings. Each lookup also declares `key` valid here, for finish()'s message. ---
-  bool has(const std::string& key) const;                      // does not mark the key read
-  Node child(const std::string& key) const;                    // required: missing is an error
-  std::optional<Node> optional(const std::string& key) const;  // absent -> nullopt
-  std::vector<std::string> keys() const;                       // document order, child layer first
-  void consume(const std::string& key) const;                  // mark read without reading it
+  bool has(const std::string& key) const;    // does not mark the key read
+  Node child(const std::string& key) const;  // required: missing is an error
+  std::optional<Node> optional(const std::string& key) const;
+  // Like child(), but under `extends:` the child-most value replaces the parents' whole, even when
+  // both are mappings (a layout redefined by a child file is not merged field by field).
+  Node child_replacing(const std::string& key) const;  // absent -> nullopt
+  std::vector<std::string> keys() const;               // document order, child layer first
+  void consume(const std::string& key) const;          // mark read without reading it
   // Whether the topmost layer (the file that wins under `extends:`) itself writes `key`, so a
   // loader can keep a number and its citation together as one unit.
   bool own_layer_has(const std::string& key) const;

@@ -187,7 +187,7 @@ DentryId create_entry(Ctx& c, DentryId dir, const std::string& name, bool is_dir
   const auto node = vfs.machine().node_of(vfs.machine().core_of(c.p.cpu));
   // The objects are allocated by this CPU (slab, then first touch on its node) and private to
   // the process until others look them up.
-  const DentryId nd = vfs.add_dentry(dir, name, is_dir, false, node);
+  const DentryId nd = vfs.add_dentry(dir, name, is_dir, false, node, c.p.cpu);
   vfs.dentry(nd).inode_cpu = c.p.cpu;
   const ObjId dobj = vfs.dentry(nd).obj;
   const ObjId pin = vfs.dentry(dir).inode;

@@ -41,7 +41,7 @@ std::optional<std::string> check_kernel_fields(const KernelSpec& spec) {
     vfs.dentry(d).revalidate = true;
     Process& p = vfs.new_process(0, cwd);
     KernelOptions opts;
-    opts.posix_acl = true;
+    opts.posix_acl = spec.inode_caches_acl();
     opts.caller_is_owner = false;
     SyscallExpander ex(vfs, opts);
     Expansion exp;

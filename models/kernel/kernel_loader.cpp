@@ -58,6 +58,44 @@ void read_locking(const Node& root, KernelSpec& k) {
   }
 }
 
+// {size, stride, source, offsets: {field: byte offset}}: the struct as the compiler lays it out, its
+// objects packed in the slab cache's stride.
+ObjectLayout read_offset_layout(const Node& entry, const std::string& type, const std::set<std::string>& known) {
+  ObjectLayout layout;
+  layout.type = type;
+  const Node size = entry.child("size");
+  layout.size = size.as_uint32();
+  if (layout.size == 0 || layout.size > 64 * kMaxLayoutLines) {
+    size.fail("size must be 1.." + std::to_string(64 * kMaxLayoutLines) + " bytes (sizeof the struct)");
+  }
+  const Node stride = entry.child("stride");
+  layout.stride = stride.as_uint32();
+  if (layout.stride < layout.size || layout.stride % 8 != 0 || layout.stride > 64 * kMaxLayoutLines) {
+    stride.fail("stride must be a multiple of 8 bytes, at least the size (" + std::to_string(layout.size) +
+                ") and at most " + std::to_string(64 * kMaxLayoutLines) + ": the slab cache's object size");
+  }
+  layout.source = entry.child("source").as_string();
+  if (layout.source.empty()) entry.child("source").fail("say where the offsets come from");
+  const Node offsets = entry.child("offsets");
+  if (!offsets.is_map() || offsets.keys().empty()) offsets.fail("expected a mapping of field to its byte offset");
+  const std::vector<std::string> valid(known.begin(), known.end());
+  for (const std::string& name : offsets.keys()) {
+    const Node off = offsets.child(name);
+    if (!known.count(name)) {
+      off.fail("unknown field '" + name + "' for " + type + config::did_you_mean(name, valid) +
+               "; known fields: " + config::quoted_list(valid));
+    }
+    const std::uint32_t at = off.as_uint32();
+    if (at >= layout.size) {
+      off.fail("offset " + std::to_string(at) + " of '" + name + "' is beyond the struct's " +
+               std::to_string(layout.size) + " bytes");
+    }
+    layout.offsets[name] = at;
+  }
+  layout.index();
+  return layout;
+}
+
 void read_layouts(const Node& root, KernelSpec& k) {
   const Node layouts = root.child("layouts");
   if (!layouts.is_map()) layouts.fail("expected a mapping of object type to its lines");
@@ -66,17 +104,21 @@ void read_layouts(const Node& root, KernelSpec& k) {
   types.reserve(known.size());
   for (const auto& [t, f] : known) types.push_back(t);
   for (const std::string& type : layouts.keys()) {
-    const Node entry = layouts.child(type);
+    const Node entry = layouts.child_replacing(type);
+    const auto kt = known.find(type);
+    if (kt == known.end()) {
+      entry.fail("unknown object type '" + type + "'" + config::did_you_mean(type, types) +
+                 "; known types: " + config::quoted_list(types));
+    }
+    if (entry.is_map() && entry.has("offsets")) {
+      k.layouts[type] = read_offset_layout(entry, type, kt->second);
+      continue;
+    }
     bool aligned = false;
     Node lines = entry;
     if (entry.is_map()) {  // {aligned: true, lines: [...]}
       aligned = entry.child("aligned").as_bool();
       lines = entry.child("lines");
-    }
-    const auto kt = known.find(type);
-    if (kt == known.end()) {
-      lines.fail("unknown object type '" + type + "'" + config::did_you_mean(type, types) +
-                 "; known types: " + config::quoted_list(types));
     }
     const std::vector<std::string> valid(kt->second.begin(), kt->second.end());
     if (!lines.is_sequence() || lines.size() == 0) lines.fail("expected a list of lines, each a list of fields");
@@ -182,6 +224,8 @@ KernelSpec read_kernel(const Node& root, const std::string& file) {
   k.boot_node = boot.as_uint32();
   k.boot_node_mark = boot.mark();
   k.hash_interleaved = placement.child("hash_table").as_choice({"boot-node", "interleaved"}) == 1;
+  k.allocator =
+      placement.child("slab_allocator").as_choice({"slub", "slab"}) == 0 ? SlabAllocator::kSlub : SlabAllocator::kSlab;
   config::SourceMap sources;
   const Node scale = placement.sourced("dentry_hash_scale", sources);
   k.dentry_hash_scale = scale.as_uint32();

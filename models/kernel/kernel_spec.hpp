@@ -4,6 +4,7 @@
 // recombines mechanisms the model already has.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "models/config/config_error.hpp"
+#include "models/kernel/slab.hpp"
 #include "sim/time.hpp"
 
 namespace walksim::kernel {
@@ -41,8 +43,9 @@ enum class InodeFree : std::uint8_t { kImmediate, kRcu };
 // Fields of one object type by 64-byte line: lines[i] lists the fields on line i. On machines
 // with longer lines (128 B on Itanium) consecutive 64-byte lines fold into one.
 struct FieldSlot {
-  std::uint32_t line64 = 0;  // 64-byte line index
+  std::uint32_t line64 = 0;  // 64-byte line index from the object's start
   std::uint32_t word = 0;    // position of the field in layout order (its word within the object)
+  std::uint32_t offset = 0;  // byte offset from the object's start (64 x line64 in a layout of lines)
 };
 
 // Hash for string keys that also accepts string_views, so lookups need not build a string.
@@ -51,19 +54,43 @@ struct StringHash {
   std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
 
+// An object type's fields on cachelines. Either a list of 64-byte lines, each a list of fields, and
+// every object given lines of its own; or the struct's byte offsets (`offsets`, with `size` and the
+// slab cache's `stride`), and the objects packed in slabs as the allocator packs them, so that an
+// object may start inside a line and share it with its neighbour (docs/kernels.md, "Layouts").
 struct ObjectLayout {
   std::string type;
-  std::vector<std::vector<std::string>> lines;
+  std::vector<std::vector<std::string>> lines;  // by 64-byte line from the object's start (both forms)
   // Each line starts a machine cacheline of its own (`__cacheline_aligned_in_smp` globals): on a
   // machine with 128-byte lines they do not fold together.
   bool aligned = false;
-  std::map<std::string, std::uint32_t> line_of;                                   // field -> 64-byte line index
-  std::unordered_map<std::string, FieldSlot, StringHash, std::equal_to<>> slots;  // built from `lines`
+  std::uint32_t size = 0;                        // sizeof the struct, with offsets; 0 in a layout of lines
+  std::uint32_t stride = 0;                      // the slab cache's object size (alignment, an outside free pointer)
+  std::string source;                            // where the offsets come from
+  std::map<std::string, std::uint32_t> offsets;  // field -> byte offset
+  std::map<std::string, std::uint32_t> line_of;  // field -> 64-byte line index
+  std::unordered_map<std::string, FieldSlot, StringHash, std::equal_to<>> slots;  // built by index()
+  bool slab_packed() const { return size > 0; }
   void index() {
     slots.clear();
     std::uint32_t word = 0;
+    if (slab_packed()) {
+      lines.clear();
+      std::vector<std::pair<std::uint32_t, std::string>> by_offset;
+      for (const auto& [f, off] : offsets) by_offset.emplace_back(off, f);
+      std::sort(by_offset.begin(), by_offset.end());
+      for (const auto& [off, f] : by_offset) {
+        const std::uint32_t line = off / 64;
+        if (lines.size() <= line) lines.resize(line + 1);
+        lines[line].push_back(f);
+        line_of[f] = line;
+        slots[f] = {line, word++, off};
+      }
+      lines.resize(std::max<std::size_t>(lines.size(), (size + 63) / 64));
+      return;
+    }
     for (std::uint32_t i = 0; i < lines.size(); ++i) {
-      for (const auto& f : lines[i]) slots[f] = {i, word++};
+      for (const auto& f : lines[i]) slots[f] = {i, word++, 64 * i};
     }
   }
 };
@@ -76,6 +103,11 @@ struct CpuCosts {
 };
 
 struct KernelSpec {
+  // Whether the VFS inode caches POSIX ACLs (i_acl, 2.6.30+): only then can a walk consult one.
+  bool inode_caches_acl() const {
+    const auto it = layouts.find("inode");
+    return it != layouts.end() && it->second.slots.count("i_acl") > 0;
+  }
   std::string name;
   std::string description;
   std::string file;
@@ -112,6 +144,8 @@ struct KernelSpec {
   config::SourceMark boot_node_mark;  // where boot_objects_node was given: the file is loaded without
                                       // a machine, so check_kernel_fits_machine reports against it later
   bool hash_interleaved = true;
+  // The allocator whose slabs pack the objects of layouts given by offsets (placement.slab_allocator).
+  SlabAllocator allocator = SlabAllocator::kSlub;
   // The dentry hash table's alloc_large_system_hash scale: one bucket per 2^scale bytes of memory.
   std::uint32_t dentry_hash_scale = 13;
 

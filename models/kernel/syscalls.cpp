@@ -42,6 +42,32 @@ std::optional<WalkResult> walk_parent(Ctx& c, const std::string& path) {
   return w;
 }
 
+namespace {
+
+// vfs_getattr of 2.6.35/2.6.38 (docs/reference/slab-hash-layouts.md §5): security_inode_getattr
+// reads i_flags (IS_PRIVATE), the inode's i_op says which getattr; generic_fillattr copies its
+// fields into the kstat in this order (s_dev through i_sb), and ramfs's simple_getattr for a
+// regular file adds i_mapping->nrpages (its own i_data). Then cp_new_stat (private work).
+void getattr(Ctx& c, const Dentry& d) {
+  const ObjId in = d.inode;
+  c.e.load(d.obj, "d_inode");
+  c.e.load(in, "i_flags");
+  c.e.load(in, "i_op");
+  c.e.load(in, "i_sb");
+  c.e.load(c.vfs.super_block(), "s_dev");
+  for (const char* f : {"i_ino", "i_mode", "i_nlink", "i_uid", "i_gid", "i_rdev", "i_atime", "i_mtime", "i_ctime",
+                        "i_size", "i_blocks", "i_blkbits"}) {
+    c.e.load(in, f);
+  }
+  if (!d.dir && !d.symlink) {
+    c.e.load(in, "i_mapping");
+    c.e.load(in, "i_nrpages");
+  }
+  c.e.compute("getattr");
+}
+
+}  // namespace
+
 void sys_stat(Ctx& c, const Syscall& s) {
   auto req = request(s.path, false, true);
   req.follow = s.sys == Sys::kStat;
@@ -54,12 +80,7 @@ void sys_stat(Ctx& c, const Syscall& s) {
     if (w.holds_refs) put_path(c.e, w.dir);
     return;
   }
-  // vfs_getattr → generic_fillattr: the file's inode, then cp_new_stat to user space.
-  const ObjId in = c.vfs.dentry(w.target).inode;
-  c.e.load(in, "i_mode");
-  c.e.load(in, "i_uid");
-  c.e.load(in, "i_size");
-  c.e.compute("getattr");
+  getattr(c, c.vfs.dentry(w.target));
   if (w.in_rcu) {
     // Store-free stat: the attributes were read under RCU; leave without ever taking a reference.
     c.e.seq_check(c.vfs.dentry(w.target).obj, "d_seq");
@@ -72,11 +93,7 @@ void sys_stat(Ctx& c, const Syscall& s) {
 void sys_fstat(Ctx& c, const Syscall& s) {
   const Dentry* d = fd_target(c, s);
   if (!d) return;
-  const ObjId in = d->inode;
-  c.e.load(in, "i_mode");
-  c.e.load(in, "i_uid");
-  c.e.load(in, "i_size");
-  c.e.compute("getattr");
+  getattr(c, *d);
 }
 
 void sys_statfs(Ctx& c, const Syscall& s) {

@@ -2,6 +2,7 @@
 // the dentry tree's bookkeeping.
 #include "models/kernel/vfs.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "models/kernel/kernel_loader.hpp"
@@ -13,10 +14,27 @@ namespace {
 // A bucket is an hlist_head (2.6.35) or an hlist_bl_head (2.6.38: its bit 0 is the bucket's lock):
 // one pointer.
 constexpr std::uint32_t kBucketBytes = 8;
+
+// `fields` (space-separated) in the layout's order of words, so that a label reads as the struct does.
+std::string sorted_fields(const ObjectLayout& layout, const std::string& fields) {
+  std::vector<std::pair<std::uint32_t, std::string>> by_word;
+  std::size_t pos = 0;
+  while (pos < fields.size()) {
+    std::size_t end = fields.find(' ', pos);
+    if (end == std::string::npos) end = fields.size();
+    std::string f = fields.substr(pos, end - pos);
+    by_word.emplace_back(layout.slots.find(f)->second.word, std::move(f));
+    pos = end + 1;
+  }
+  std::sort(by_word.begin(), by_word.end());
+  std::string out;
+  for (const auto& [w, f] : by_word) out += (out.empty() ? "" : " ") + f;
+  return out;
+}
 }  // namespace
 
 Vfs::Vfs(coherence::MemorySystem& mem, const KernelSpec& spec)
-    : mem_(mem), spec_(spec), fold_(std::max<std::uint32_t>(1, mem.machine().spec().line_size / 64)) {
+    : mem_(mem), spec_(spec), line_size_(mem.machine().spec().line_size) {
   const auto& m = mem.machine();
   // Boot-time objects on the node the kernel YAML names, which must exist on this machine.
   check_kernel_fits_machine(spec, m.nodes(), m.spec().name);
@@ -44,30 +62,75 @@ Vfs::Vfs(coherence::MemorySystem& mem, const KernelSpec& spec)
   root_ = 0;
 }
 
-ObjId Vfs::new_object(const std::string& type, std::string name, bool shared, std::optional<std::uint32_t> home) {
+ObjId Vfs::new_object(const std::string& type, std::string name, bool shared, std::optional<std::uint32_t> home,
+                      std::optional<CpuId> cpu) {
   const auto it = spec_.layouts.find(type);
   if (it == spec_.layouts.end()) {
     throw std::invalid_argument("kernel '" + spec_.name + "' has no layout for object type '" + type + "'");
   }
   const ObjectLayout& layout = it->second;
   Object o{&layout, 0, 0, next_word_, shared, std::move(name)};
-  std::size_t fields = 0;
-  for (const auto& l : layout.lines) fields += l.size();
-  next_word_ += static_cast<std::uint32_t>(fields);
-  // 64-byte layout lines fold onto longer machine lines.
-  const std::uint32_t fold = layout.aligned ? 1 : fold_;
-  const std::size_t count = (layout.lines.size() + fold - 1) / fold;
-  for (std::size_t i = 0; i < count; ++i) {
-    const LineId line = mem_.add_line(home);
-    if (line_object_.size() <= line)
-      line_object_.resize(std::max<std::size_t>(line + 1, line_object_.size() * 2), kNoObject);
-    line_object_[line] = static_cast<ObjId>(objects_.size());
-    if (i == 0) o.first_line = line;
-    if (line != o.first_line + i) throw std::logic_error("an object's lines must be consecutive");
-    ++o.line_count;
+  next_word_ += static_cast<std::uint32_t>(layout.slots.size());
+  const auto id = static_cast<ObjId>(objects_.size());
+  if (layout.slab_packed()) {
+    place_in_slab(layout, o, home, cpu);
+  } else {
+    // A layout of lines: lines of its own; 64-byte layout lines fold onto longer machine lines.
+    const std::size_t count =
+        layout.aligned ? layout.lines.size() : (layout.lines.size() * 64 + line_size_ - 1) / line_size_;
+    for (std::size_t i = 0; i < count; ++i) {
+      const LineId line = mem_.add_line(home);
+      if (i == 0) o.first_line = line;
+      if (line != o.first_line + i) throw std::logic_error("an object's lines must be consecutive");
+      ++o.line_count;
+    }
   }
+  for (std::uint32_t i = 0; i < o.line_count; ++i) note_line_owner(o.first_line + i, id);
   objects_.push_back(std::move(o));
-  return static_cast<ObjId>(objects_.size() - 1);
+  return id;
+}
+
+void Vfs::place_in_slab(const ObjectLayout& layout, Object& o, std::optional<std::uint32_t> home,
+                        std::optional<CpuId> cpu) {
+  const auto& m = machine();
+  auto g = geometry_.find(layout.type);
+  if (g == geometry_.end()) {
+    g = geometry_.emplace(layout.type, slab_geometry(spec_.allocator, layout.stride, m.spec().page_size, m.cpus()))
+            .first;
+  }
+  // Allocator keys: a CPU's own slab (0..cpus-1), or the builder's slab of a home node (below 0).
+  const std::int64_t who =
+      cpu ? static_cast<std::int64_t>(*cpu) : -1 - static_cast<std::int64_t>(home.value_or(m.nodes()));
+  SlabCursor& c = slabs_[{layout.type, who}];
+  if (!c.open || c.next == g->second.objects) {
+    c.index = slab_count_[layout.type]++;
+    c.next = 0;
+    c.open = true;
+    const std::uint32_t lines = (g->second.slab_bytes + line_size_ - 1) / line_size_;
+    for (std::uint32_t i = 0; i < lines; ++i) {
+      const LineId line = mem_.add_line(home);
+      if (i == 0) c.first_line = line;
+      if (line != c.first_line + i) throw std::logic_error("a slab's lines must be consecutive");
+    }
+  }
+  const std::uint32_t at = slab_object_offset(g->second, c.index, c.next++, layout.stride);
+  o.first_line = c.first_line + at / line_size_;
+  o.start = at % line_size_;
+  o.line_count = (o.start + layout.size + line_size_ - 1) / line_size_;
+}
+
+void Vfs::note_line_owner(LineId line, ObjId id) {
+  if (line_object_.size() <= line)
+    line_object_.resize(std::max<std::size_t>(line + 1, line_object_.size() * 2), kNoObject);
+  if (line_object_[line] == kNoObject) {
+    line_object_[line] = id;
+  } else if (line_object_[line] != id) {
+    line_second_object_[line] = id;
+  }
+}
+
+std::uint32_t Vfs::line_in_object(const Object& o, const FieldSlot& slot) const {
+  return o.layout->aligned ? slot.line64 : (o.start + slot.offset) / line_size_;
 }
 
 bool Vfs::has_field(ObjId id, std::string_view field) const {
@@ -82,17 +145,15 @@ FieldRef Vfs::field(ObjId id, std::string_view name) const {
       (kFieldCacheSize - 1);
   FieldCacheEntry& ce = field_cache_[h];
   if (ce.layout == o.layout && ce.name == name.data() && ce.size == name.size()) {
-    return {o.first_line + ce.line, o.first_word + ce.slot.word, ce.stored};
+    return {o.first_line + line_in_object(o, ce.slot), o.first_word + ce.slot.word, ce.stored};
   }
   const auto it = o.layout->slots.find(name);
   if (it == o.layout->slots.end()) {
     throw std::invalid_argument("kernel '" + spec_.name + "': object type '" + o.layout->type + "' has no field '" +
                                 std::string(name) + "' in its layout");
   }
-  const std::uint32_t fold = o.layout->aligned ? 1 : fold_;
-  const std::uint32_t line = it->second.line64 / fold;
-  ce = {o.layout, name.data(), name.size(), it->second, line, std::string_view(it->first)};
-  return {o.first_line + line, o.first_word + it->second.word, std::string_view(it->first)};
+  ce = {o.layout, name.data(), name.size(), it->second, std::string_view(it->first)};
+  return {o.first_line + line_in_object(o, it->second), o.first_word + it->second.word, std::string_view(it->first)};
 }
 
 const std::pair<const std::string, double>* Vfs::step_cost(std::string_view step) const {
@@ -184,14 +245,14 @@ void Vfs::hash_unlink(DentryId d) {
 }
 
 DentryId Vfs::add_dentry(DentryId parent, const std::string& name, bool dir, bool shared,
-                         std::optional<std::uint32_t> home) {
+                         std::optional<std::uint32_t> home, std::optional<CpuId> cpu) {
   if (child(parent, name)) throw std::invalid_argument("dentry '" + name + "' exists");
   Dentry d;
   d.name = name;
   d.parent = parent;
   d.dir = dir;
-  d.obj = new_object("dentry", "dentry '" + name + "'", shared, home);
-  d.inode = new_object("inode", "inode of '" + name + "'", shared, home);
+  d.obj = new_object("dentry", "dentry '" + name + "'", shared, home, cpu);
+  d.inode = new_object("inode", "inode of '" + name + "'", shared, home, cpu);
   d.bucket = bucket_of(parent, name);
   if (!dir) d.page = new_object("page", "page of '" + name + "'", shared, home);
   dentries_.push_back(std::move(d));
@@ -255,15 +316,23 @@ Process& Vfs::new_process(CpuId cpu, DentryId cwd, std::optional<ObjId> shared_f
 
 LineLabel Vfs::label(LineId line) const {
   if (line < line_object_.size() && line_object_[line] != kNoObject) {
+    // The fields of the object (and of a slab neighbour sharing the line) that fall on it.
+    auto fields_of = [&](const Object& o) {
+      std::string fields;
+      for (const auto& [name, slot] : o.layout->slots) {
+        if (o.first_line + line_in_object(o, slot) == line) fields += (fields.empty() ? "" : " ") + name;
+      }
+      return fields;
+    };
     const Object& o = objects_[line_object_[line]];
-    const auto& layout = *o.layout;
-    const std::uint32_t i = line - o.first_line;
-    const std::size_t fold = layout.aligned ? 1 : fold_;
-    std::string fields;
-    for (std::size_t k = i * fold; k < std::min(layout.lines.size(), (i + 1) * fold); ++k) {
-      for (const auto& f : layout.lines[k]) fields += (fields.empty() ? "" : " ") + f;
+    std::string fields = sorted_fields(*o.layout, fields_of(o));
+    std::string object = o.name;
+    if (const auto second = line_second_object_.find(line); second != line_second_object_.end()) {
+      const Object& n = objects_[second->second];
+      object += " + " + n.name;
+      fields += " | " + sorted_fields(*n.layout, fields_of(n));
     }
-    return {o.name, i, fields, o.shared};
+    return {object, line - o.first_line, fields, o.shared};
   }
   if (const auto h = hash_line_index_.find(line); h != hash_line_index_.end()) {
     return {"dentry_hashtable", h->second, "bucket heads", true};

@@ -36,6 +36,7 @@ struct Object {
   std::uint32_t first_word;  // word id of the layout's first field; fields follow in layout order
   bool shared;
   std::string name;
+  std::uint32_t start = 0;  // the byte of first_line where the object begins (slab-packed layouts)
 };
 
 struct Dentry {
@@ -88,8 +89,12 @@ class Vfs {
   coherence::MemorySystem& memory() { return mem_; }
   const machine::Machine& machine() const { return mem_.machine(); }
 
-  // An object of `type` (a layout name) homed on `home` (nullopt: first touch).
-  ObjId new_object(const std::string& type, std::string name, bool shared, std::optional<std::uint32_t> home);
+  // An object of `type` (a layout name) homed on `home` (nullopt: first touch). A type laid out by
+  // offsets comes from a slab of its cache: the current slab of `cpu` (SLUB's per-CPU slab: objects
+  // a CPU allocates at run time sit together), or, for objects made while a workload builds its
+  // tree, of one allocating CPU per home node.
+  ObjId new_object(const std::string& type, std::string name, bool shared, std::optional<std::uint32_t> home,
+                   std::optional<CpuId> cpu = std::nullopt);
   const Object& object(ObjId id) const { return objects_[id]; }
   bool has_field(ObjId id, std::string_view field) const;
   // Throws std::invalid_argument naming the object and field when the layout lacks it.
@@ -108,7 +113,7 @@ class Vfs {
   std::uint64_t generation() const { return generation_; }
   std::optional<DentryId> child(DentryId parent, std::string_view name) const;
   DentryId add_dentry(DentryId parent, const std::string& name, bool dir, bool shared,
-                      std::optional<std::uint32_t> home);
+                      std::optional<std::uint32_t> home, std::optional<CpuId> cpu = std::nullopt);
   void remove_dentry(DentryId d);  // unlink: drop from parent and hash; the slot is not reused
   void move_dentry(DentryId d, DentryId new_parent, const std::string& new_name);  // rename
   // The file at the head of the superblock's s_files list (2.6.35 file_move puts each opened file
@@ -153,7 +158,24 @@ class Vfs {
   std::vector<Dentry> dentries_;
   std::deque<Process> processes_;  // a deque: references to processes stay valid as more are made
   static constexpr ObjId kNoObject = UINT32_MAX;
-  std::vector<ObjId> line_object_;                      // indexed by LineId
+  std::vector<ObjId> line_object_;                        // indexed by LineId: the first object on the line
+  std::unordered_map<LineId, ObjId> line_second_object_;  // a slab neighbour sharing the line
+  // The slab an allocator key (type, then CPU or home node) allocates from: its lines, which slab of
+  // the cache it is (for SLAB's colour) and the next free object.
+  struct SlabCursor {
+    LineId first_line = 0;
+    std::uint64_t index = 0;
+    std::uint32_t next = 0;
+    bool open = false;
+  };
+  std::map<std::pair<std::string, std::int64_t>, SlabCursor> slabs_;
+  std::map<std::string, std::uint64_t> slab_count_;  // slabs made so far per type
+  std::map<std::string, SlabGeometry> geometry_;
+  // The lines of `o`'s slot, for a new object of a slab-packed layout.
+  void place_in_slab(const ObjectLayout& layout, Object& o, std::optional<std::uint32_t> home,
+                     std::optional<CpuId> cpu);
+  void note_line_owner(LineId line, ObjId id);
+  std::uint32_t line_in_object(const Object& o, const FieldSlot& slot) const;
   std::unordered_map<LineId, LineLabel> other_labels_;  // lines that belong to no object
   std::vector<ObjId> percpu_;
   // The hash table's lines and its buckets' words, made on first use (hash_bucket is const: the
@@ -177,7 +199,6 @@ class Vfs {
     const char* name = nullptr;
     std::size_t size = 0;
     FieldSlot slot;
-    std::uint32_t line = 0;  // the slot's machine-line index within the object (layout lines folded)
     std::string_view stored;
   };
   static constexpr std::size_t kFieldCacheSize = 1024;  // a power of two: the index is a mask
@@ -189,7 +210,7 @@ class Vfs {
   };
   static constexpr std::size_t kStepCacheSize = 256;
   mutable std::vector<StepCacheEntry> step_cache_ = std::vector<StepCacheEntry>(kStepCacheSize);
-  std::uint32_t fold_;  // 64-byte layout lines per machine line
+  std::uint32_t line_size_;  // the machine's line size in bytes
   std::uint64_t generation_ = 0;
   mutable std::uint32_t next_word_ = 0;
   ObjId globals_ = 0, mount_ = 0, sb_ = 0;

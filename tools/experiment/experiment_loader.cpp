@@ -262,7 +262,12 @@ void read_kernels(const Node& root, const std::string& config_root, const machin
     }
     try {
       // Loaded here to check it, and against the machine (a boot node the machine lacks).
-      kernel::check_kernel_fits_machine(kernel::load_kernel(name, {config_root + "/kernels"}), mspec.nodes, e.machine);
+      const kernel::KernelSpec spec = kernel::load_kernel(name, {config_root + "/kernels"});
+      kernel::check_kernel_fits_machine(spec, mspec.nodes, e.machine);
+      if (opts.posix_acl && !spec.inode_caches_acl()) {
+        name_node.fail("kernel '" + name + "' has no ACL pointer in its struct inode (i_acl arrived in 2.6.30): " +
+                       "posix_acl cannot be modelled on it");
+      }
     } catch (const config::ConfigError& err) {
       if (err.mark().file.empty()) name_node.fail(err.message());
       throw;

@@ -154,6 +154,10 @@ void add_trace_command(CLI::App& app, const GlobalOptions& global) {
     req.syscall = o->syscall;
     req.cwd = o->cwd;
     req.options.prefetch = !o->no_prefetch;
+    if (o->acl && !k.inode_caches_acl()) {
+      throw config::ConfigError(
+          {}, "--acl", "kernel '" + k.name + "' has no ACL pointer in its struct inode (i_acl arrived in 2.6.30)");
+    }
     req.options.posix_acl = o->acl;
     req.options.caller_is_owner = !o->not_owner;
     req.acl_on_dirs = o->acl;
