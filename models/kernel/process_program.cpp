@@ -53,6 +53,17 @@ const Expansion& ProcessProgram::expand(bool force_ref) {
 
 bool ProcessProgram::next(std::uint64_t last_result, exec::Op& out) {
   while (true) {
+    if (user_phase_) {
+      if (user_next_ < current_.user_access_count) {
+        const auto& a = current_.user_accesses[user_next_++];
+        out = a.write ? exec::Op::store(a.line, 1) : exec::Op::load(a.line);
+        return true;
+      }
+      // The program's own memory: the time from its first access to now is user time.
+      stats_.user_time += now() - user_start_;
+      user_phase_ = false;
+      if (emit_user_work(out)) return true;
+    }
     if (active_) {
       switch (runner_.next(rt_, cpu_, last_result, out, stats_)) {
         case KOpRunner::Status::kOp:
@@ -76,15 +87,24 @@ bool ProcessProgram::next(std::uint64_t last_result, exec::Op& out) {
     active_exp_ = &expand(false);
     runner_.begin(*active_exp_);
     active_ = true;
-    if (current_.user_before > 0) {
-      // User-space work before the call: CPU time, but not system time; counted as the executor
-      // charges it (slower on a core shared with a running SMT sibling).
-      stats_.user_time += core_speed()(current_.user_before);
-      out = current_.user_after_own_stores ? exec::Op::compute_after_own_stores(current_.user_before)
-                                           : exec::Op::compute(current_.user_before);
-      return true;
+    if (current_.user_access_count > 0) {
+      user_phase_ = true;
+      user_next_ = 0;
+      user_start_ = now();
+      continue;
     }
+    if (emit_user_work(out)) return true;
   }
+}
+
+bool ProcessProgram::emit_user_work(exec::Op& out) {
+  if (current_.user_before <= 0) return false;
+  // User-space work before the call: CPU time, but not system time; counted as the executor
+  // charges it (slower on a core shared with a running SMT sibling).
+  stats_.user_time += core_speed()(current_.user_before);
+  out = current_.user_after_own_stores ? exec::Op::compute_after_own_stores(current_.user_before)
+                                       : exec::Op::compute(current_.user_before);
+  return true;
 }
 
 }  // namespace walksim::kernel

@@ -47,6 +47,8 @@ class ProcessProgram final : public exec::Program {
   const Expansion& expand(bool force_ref);
 
   void make_key(bool force_ref);
+  // The current call's user_before work as an op; false when it has none.
+  bool emit_user_work(exec::Op& out);
 
   static constexpr std::uint64_t kStale = UINT64_MAX;  // a generation the tree never reaches
   struct Cached {
@@ -72,6 +74,10 @@ class ProcessProgram final : public exec::Program {
   KOpRunner runner_;
   Syscall current_;
   bool active_ = false;
+  // The user-space accesses of the current call still to issue, and when the first was issued.
+  std::uint8_t user_next_ = 0;
+  bool user_phase_ = false;
+  sim::Picos user_start_ = 0;
   ProcessStats stats_;
   Observer observer_;
 };

@@ -3,7 +3,9 @@
 // descriptor was opened on; the process keeps the descriptor from its open().
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "models/kernel/bench_args.hpp"
@@ -46,6 +48,19 @@ struct Syscall {
   // Workload context, not part of the call: user-space work done before it, and whether the call
   // completes one operation of the workload (a dbench op, an openbench loop, a stat).
   sim::Picos user_before = 0;
+  // User-space memory the program touches before the call, on lines the workload made (its own data
+  // structures: git's in-memory index); their time is user time, as the user_before work is.
+  struct UserAccess {
+    std::uint32_t line = 0;
+    bool write = false;
+  };
+  static constexpr std::size_t kMaxUserAccesses = 6;
+  std::array<UserAccess, kMaxUserAccesses> user_accesses{};
+  std::uint8_t user_access_count = 0;
+  void add_user_access(std::uint32_t line, bool is_write) {
+    if (user_access_count == kMaxUserAccesses) throw std::logic_error("too many user accesses before one call");
+    user_accesses[user_access_count++] = {line, is_write};
+  }
   // The user time starts once the process's own earlier stores are visible to the other CPUs (a
   // benchmark pause sized so that its last store, a lock release, is seen before it goes on).
   bool user_after_own_stores = false;

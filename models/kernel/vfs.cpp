@@ -3,6 +3,7 @@
 #include "models/kernel/vfs.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
 
 #include "models/kernel/kernel_loader.hpp"
@@ -334,6 +335,13 @@ LineLabel Vfs::label(LineId line) const {
     }
     return {object, line - o.first_line, fields, o.shared};
   }
+  const auto r = std::upper_bound(label_ranges_.begin(), label_ranges_.end(), line,
+                                  [](LineId l, const LabelRange& x) { return l < x.first; });
+  if (r != label_ranges_.begin() && line < std::prev(r)->first + std::prev(r)->count) {
+    LineLabel l = std::prev(r)->label;
+    l.index = line - std::prev(r)->first;
+    return l;
+  }
   if (const auto h = hash_line_index_.find(line); h != hash_line_index_.end()) {
     return {"dentry_hashtable", h->second, "bucket heads", true};
   }
@@ -342,6 +350,13 @@ LineLabel Vfs::label(LineId line) const {
 }
 
 void Vfs::set_label(LineId line, LineLabel label) { other_labels_[line] = std::move(label); }
+
+void Vfs::label_range(LineId first, std::uint32_t count, LineLabel label) {
+  if (!label_ranges_.empty() && first < label_ranges_.back().first + label_ranges_.back().count) {
+    throw std::logic_error("label ranges must be made in line order, without overlap");
+  }
+  label_ranges_.push_back({first, count, std::move(label)});
+}
 
 std::string Vfs::describe(DentryId d) const { return "dentry '" + dentries_[d].name + "'"; }
 

@@ -149,6 +149,9 @@ class Vfs {
   // VFS memory per line (the owning object's id, for labels).
   static constexpr std::size_t bytes_per_line() { return sizeof(ObjId); }
   void set_label(LineId line, LineLabel label);
+  // Lines the workload made for a process's own memory (`count` consecutive lines from `first`):
+  // one label for all, each line's index its position in the range.
+  void label_range(LineId first, std::uint32_t count, LineLabel label);
   std::string describe(DentryId d) const;  // "dentry 'clients'"
 
  private:
@@ -177,6 +180,12 @@ class Vfs {
   void note_line_owner(LineId line, ObjId id);
   std::uint32_t line_in_object(const Object& o, const FieldSlot& slot) const;
   std::unordered_map<LineId, LineLabel> other_labels_;  // lines that belong to no object
+  struct LabelRange {
+    LineId first;
+    std::uint32_t count;
+    LineLabel label;
+  };
+  std::vector<LabelRange> label_ranges_;  // in order of `first`
   std::vector<ObjId> percpu_;
   // The hash table's lines and its buckets' words, made on first use (hash_bucket is const: the
   // table exists whole in the kernel; the model materialises what is read).

@@ -37,7 +37,8 @@ struct GitDiffParams {
   TreeShape shape;
   std::string scan;          // a directory to scan instead of the synthetic tree
   bool preload = false;      // core.preloadindex: threads sharing one fs_struct
-  bool leading_dirs = true;  // preload threads lstat leading directories (threaded_has_symlink_leading_path)
+  bool leading_dirs = true;  // lstat leading directories not verified for the previous entry (lstat_cache)
+  bool index_memory = true;  // the in-memory index: each entry's cache_entry read before its lstat
   Picos user_per_entry = 0;  // user-space work per index entry (ie_match_stat, the diff itself)
   std::uint32_t runs = 1;    // git diff runs in sequence
 };
@@ -74,9 +75,16 @@ constexpr Param<GitDiffParams> kParams[] = {
     {"preload", "core.preloadindex: threads sharing one fs_struct, each lstat-ing a slice of one tree",
      [](const config::Node& n, GitDiffParams& p) { p.preload = n.as_bool(); },
      [](const GitDiffParams& p) -> ParamValue { return p.preload; }},
-    {"leading_dirs", "preload threads lstat each entry's leading directories through a per-thread cache first",
+    {"leading_dirs",
+     "lstat each entry's leading directories not verified for the previous entry (git's lstat_cache: "
+     "has_symlink_leading_path in check_removed, and each preload thread's own cache)",
      [](const config::Node& n, GitDiffParams& p) { p.leading_dirs = n.as_bool(); },
      [](const GitDiffParams& p) -> ParamValue { return p.leading_dirs; }},
+    {"index_memory",
+     "git's in-memory index as user memory: each entry's cache[] pointer and cache_entry (72 bytes + name, packed "
+     "in one block) read before its lstat and its ce_flags written after (git v1.7.3)",
+     [](const config::Node& n, GitDiffParams& p) { p.index_memory = n.as_bool(); },
+     [](const GitDiffParams& p) -> ParamValue { return p.index_memory; }},
     {"user_time_per_entry", "user-space time per index entry (ie_match_stat, the diff itself)",
      [](const config::Node& n, GitDiffParams& p) { p.user_per_entry = config::operation_time(n); },
      [](const GitDiffParams& p) -> ParamValue { return time_text(p.user_per_entry); }},
@@ -88,10 +96,34 @@ constexpr Param<GitDiffParams> kParams[] = {
      [](const GitDiffParams& p) -> ParamValue { return std::uint64_t{p.runs}; }},
 };
 
+// Where git v1.7.3 keeps its index in memory (docs/reference/git-diff-user-space.md §2): the
+// cache_entry structs packed in one block in index order, each (72 + name length + 8) & ~7 bytes
+// with the name at byte 72 and ce_flags at byte 40, and the cache[] array of pointers to them.
+struct IndexLayout {
+  std::vector<std::uint64_t> offset;  // each entry's byte offset in the block; one more: the block's size
+  static constexpr std::uint32_t kNameAt = 72, kFlagsAt = 40, kPointer = 8;
+  explicit IndexLayout(const FileTree& tree) {
+    offset.reserve(tree.files.size() + 1);
+    std::uint64_t at = 0;
+    for (const auto& f : tree.files) {
+      offset.push_back(at);
+      at += (kNameAt + f.size() + 8) & ~std::uint64_t{7};
+    }
+    offset.push_back(at);
+  }
+};
+
+// One process's index: its lines, made on the process's node.
+struct IndexLines {
+  machine::LineId block = 0, pointers = 0;
+  std::uint32_t line_size = 64;
+};
+
 class GitDiffSource final : public CountingSource {
  public:
-  GitDiffSource(const RunControl& c, const FileTree& tree, std::size_t begin, std::size_t end, const GitDiffParams& p)
-      : CountingSource(c), tree_(tree), begin_(begin), end_(end), p_(p), next_(begin) {}
+  GitDiffSource(const RunControl& c, const FileTree& tree, std::size_t begin, std::size_t end, const GitDiffParams& p,
+                const IndexLayout* layout, IndexLines lines)
+      : CountingSource(c), tree_(tree), begin_(begin), end_(end), p_(p), next_(begin), layout_(layout), lines_(lines) {}
 
  protected:
   bool produce(Syscall& out) override {
@@ -103,7 +135,8 @@ class GitDiffSource final : public CountingSource {
     const std::string& entry = tree_.files[next_];
     out = Syscall{};
     out.sys = kernel::Sys::kLstat;
-    if (pending_.empty() && !dirs_checked_ && p_.preload && p_.leading_dirs) {
+    if (layout_ && first_call_) touch_entry(out);
+    if (pending_.empty() && !dirs_checked_ && p_.leading_dirs) {
       // lstat_cache: lstat the leading directories below the longest prefix verified for the
       // previous entry, shortest first.
       std::vector<std::string> parts;
@@ -132,6 +165,22 @@ class GitDiffSource final : public CountingSource {
   }
 
  private:
+  // Before the entry's first lstat: ce_mark_uptodate of the entry before it (ce_flags), then the
+  // entry's pointer in cache[] and its cache_entry up to the end of its name (the stat fields that
+  // ie_match_stat compares, the name that lstat and lstat_cache read).
+  void touch_entry(Syscall& out) const {
+    const std::uint32_t L = lines_.line_size;
+    if (next_ > begin_) {
+      out.add_user_access(
+          static_cast<std::uint32_t>(lines_.block + (layout_->offset[next_ - 1] + IndexLayout::kFlagsAt) / L), true);
+    }
+    out.add_user_access(static_cast<std::uint32_t>(lines_.pointers + next_ * IndexLayout::kPointer / L), false);
+    const std::uint64_t from = layout_->offset[next_];
+    const std::uint64_t to = from + IndexLayout::kNameAt + tree_.files[next_].size() + 1;
+    for (std::uint64_t l = from / L; l <= (to - 1) / L; ++l)
+      out.add_user_access(static_cast<std::uint32_t>(lines_.block + l), false);
+  }
+
   const FileTree& tree_;
   std::size_t begin_, end_;
   const GitDiffParams& p_;
@@ -141,6 +190,8 @@ class GitDiffSource final : public CountingSource {
   std::vector<std::string> pending_;  // leading directories still to lstat for the current entry (last first)
   bool dirs_checked_ = false;
   bool first_call_ = true;
+  const IndexLayout* layout_;  // null: the index is not modelled as memory
+  IndexLines lines_;
 };
 
 class GitDiff final : public PerProcessWorkload {
@@ -148,15 +199,19 @@ class GitDiff final : public PerProcessWorkload {
   GitDiff(GitDiffParams p, FileTree tree) : p_(std::move(p)), tree_(std::move(tree)) {}
 
   void build(kernel::Vfs& vfs, const std::vector<CpuId>& cpus, const RunControl& control, sim::Rng&) override {
+    if (p_.index_memory && !index_) index_ = std::make_unique<IndexLayout>(tree_);
     if (p_.preload) {
-      // One checkout, read by every thread: directories shared, each file touched by one thread.
+      // One checkout, read by every thread: directories shared, each file touched by one thread;
+      // one index in the process's memory (on the first thread's node).
       const kernel::DentryId root = make_tree(vfs, "/repo0", true, 0u);
       const kernel::ObjId fs = vfs.new_object("fs_struct", "fs_struct (shared by the preload threads)", true, 0u);
+      const IndexLines lines = make_index(vfs, 0, vfs.machine().node_of(vfs.machine().core_of(cpus[0])));
       const std::size_t n = tree_.files.size(), t = cpus.size();
       const std::size_t slice = (n + t - 1) / t;  // DIV_ROUND_UP
       for (std::size_t i = 0; i < t; ++i) {
         const std::size_t b = std::min(n, i * slice), e = std::min(n, b + slice);
-        add(vfs.new_process(cpus[i], root, fs), std::make_unique<GitDiffSource>(control, tree_, b, e, p_));
+        add(vfs.new_process(cpus[i], root, fs),
+            std::make_unique<GitDiffSource>(control, tree_, b, e, p_, index_.get(), lines));
       }
       return;
     }
@@ -164,7 +219,9 @@ class GitDiff final : public PerProcessWorkload {
       for (std::size_t i = 0; i < cpus.size(); ++i) {
         const auto node = vfs.machine().node_of(vfs.machine().core_of(cpus[i]));
         const kernel::DentryId root = make_tree(vfs, "/repo" + std::to_string(i), false, node);
-        add(vfs.new_process(cpus[i], root), std::make_unique<GitDiffSource>(control, tree_, 0, tree_.files.size(), p_));
+        const IndexLines lines = make_index(vfs, i, node);
+        add(vfs.new_process(cpus[i], root),
+            std::make_unique<GitDiffSource>(control, tree_, 0, tree_.files.size(), p_, index_.get(), lines));
       }
     } catch (const std::bad_alloc&) {
       throw std::runtime_error("out of memory building " + std::to_string(cpus.size()) + " copies of a " +
@@ -181,6 +238,23 @@ class GitDiff final : public PerProcessWorkload {
   ResolvedParams params() const override { return resolve_params<GitDiffParams>(kParams, p_); }
 
  private:
+  // The lines of process `pid`'s index block and cache[] array, homed on its node.
+  IndexLines make_index(kernel::Vfs& vfs, std::size_t pid, std::uint32_t node) {
+    IndexLines l;
+    if (!index_) return l;
+    l.line_size = vfs.machine().spec().line_size;
+    auto lines = [&](std::uint64_t bytes, const std::string& what) {
+      const auto count = static_cast<std::uint32_t>((bytes + l.line_size - 1) / l.line_size);
+      const machine::LineId first = vfs.memory().add_line(node);
+      for (std::uint32_t k = 1; k < count; ++k) vfs.memory().add_line(node);
+      vfs.label_range(first, count, {"git index " + what + " (process " + std::to_string(pid) + ")", 0, "", false});
+      return first;
+    };
+    l.block = lines(index_->offset.back(), "cache_entry block");
+    l.pointers = lines(std::uint64_t{tree_.files.size()} * IndexLayout::kPointer, "cache[]");
+    return l;
+  }
+
   kernel::DentryId make_tree(kernel::Vfs& vfs, const std::string& at, bool shared, std::uint32_t node) {
     const kernel::DentryId root = vfs.mkpath(at, shared, node);
     std::map<std::string, kernel::DentryId, std::less<>> dirs{{"", root}};
@@ -209,6 +283,7 @@ class GitDiff final : public PerProcessWorkload {
 
   GitDiffParams p_;
   FileTree tree_;
+  std::unique_ptr<IndexLayout> index_;
 };
 
 std::unique_ptr<Workload> make(const config::Node* params) {

@@ -29,7 +29,7 @@ RunResult diff(const std::string& params, const std::string& kernel, std::uint32
 }
 
 TEST(GitDiff, ASingleThreadLstatsEveryEntryOnceWithoutLeavingRcuWalk) {
-  const auto r = diff(kSmall, "linux-2.6.38", 1);
+  const auto r = diff(std::string(kSmall) + "leading_dirs: false\n", "linux-2.6.38", 1);
   EXPECT_EQ(r.ops, 3000u);
   EXPECT_EQ(r.calls, 3000u);
   EXPECT_EQ(r.failed, 0u);
@@ -40,7 +40,7 @@ TEST(GitDiff, ASingleThreadLstatsEveryEntryOnceWithoutLeavingRcuWalk) {
 }
 
 TEST(GitDiff, RefWalkAtomicsGrowWithTheMeanDepth) {
-  const auto r = diff(std::string(kSmall) + "mean_components: 4.0\n", "linux-2.6.35", 1);
+  const auto r = diff(std::string(kSmall) + "mean_components: 4.0\nleading_dirs: false\n", "linux-2.6.35", 1);
   // 10 + 3k per lstat (pathwalk.md §4a), k the path's components: 22 at the mean of 4.
   EXPECT_NEAR(r.atomic_rmw_per_op, 22.0, 0.22);
 }
@@ -95,8 +95,51 @@ TEST(GitDiff, ProcessesDiffTheirOwnCopiesAndRunsRepeat) {
 }
 
 TEST(GitDiff, UserTimePerEntryIsUserTime) {
-  const auto r = diff("files: 1000\ndirs: 50\nuser_time_per_entry: 100ns\n", "linux-2.6.38", 1);
+  const auto r = diff("files: 1000\ndirs: 50\nuser_time_per_entry: 100ns\nindex_memory: false\n", "linux-2.6.38", 1);
   EXPECT_EQ(r.user, sim::from_ns(100) * 1000);
+}
+
+TEST(GitDiff, TheIndexInMemoryIsUserTimeAndItsLinesAreGits) {
+  // Without user work of its own, reading each entry's cache_entry (and cache[]) still takes user
+  // time: the first run's misses, then L1-L3 hits. Every entry touches its pointer and 2-3 lines of
+  // the block, and writes the previous entry's ce_flags.
+  std::unique_ptr<Workload> w;
+  const auto r = diff("files: 1000\ndirs: 50\n", "linux-2.6.38", 1, &w);
+  EXPECT_GT(r.user, 0);
+  const auto off = diff("files: 1000\ndirs: 50\nindex_memory: false\n", "linux-2.6.38", 1);
+  EXPECT_EQ(off.user, 0);
+  double accesses = 0, off_accesses = 0;
+  for (std::size_t k = 0; k < coherence::kSources; ++k) {
+    accesses += r.mem_per_op[k];
+    off_accesses += off.mem_per_op[k];
+  }
+  EXPECT_GE(accesses - off_accesses, 3.0);
+  EXPECT_LE(accesses - off_accesses, 5.0);
+  auto built = testing::make(kGitDiffKind, "files: 1000\ndirs: 50\n");
+  testing::Built b("barcelona-2s8c", "linux-2.6.38");
+  b.build(*built, 1);
+  std::size_t block = 0, pointers = 0;
+  for (machine::LineId l = 0; l < b.mem.line_count(); ++l) {
+    const auto label = b.vfs.label(l).object;
+    block += label == "git index cache_entry block (process 0)";
+    pointers += label == "git index cache[] (process 0)";
+  }
+  EXPECT_EQ(pointers, 125u);  // 1000 pointers of 8 bytes on 64-byte lines
+  EXPECT_GT(block, 1000u * 72 / 64);
+}
+
+TEST(GitDiff, OneThreadAlsoLstatsEachLeadingDirectoryOncePerRun) {
+  // git v1.7.3's check_removed: has_symlink_leading_path lstats the leading directories that the
+  // previous entry's did not verify (docs/reference/git-diff-user-space.md §1).
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / "walksim_git_diff_leading";
+  fs::remove_all(root);
+  fs::create_directories(root / "a/b");
+  for (const char* f : {"a/b/c.c", "a/b/d.c", "a/e.c", "f.c"}) std::ofstream(root / f) << "x";
+  const auto r = diff("scan: " + root.string() + "\nruns: 2\n", "linux-2.6.38", 1);
+  fs::remove_all(root);
+  EXPECT_EQ(r.ops, 8u);
+  EXPECT_EQ(r.calls, 8u + 2 * 2);  // 'a' and 'a/b' before a/b/c.c, each run
 }
 
 TEST(GitDiff, AScannedDirectoryIsDiffedAndAnUnreadableOneIsNamed) {
