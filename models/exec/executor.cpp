@@ -141,7 +141,6 @@ void Executor::throw_time_overflow(CpuId cpu) {
 }
 
 std::uint64_t& Executor::word_ref(const Op& op) {
-  if (op.line >= watchers_.size()) watchers_.resize(std::max<std::size_t>(op.line + 1, watchers_.size() * 2));
   auto& store = op.word == kLineWord ? words_ : named_words_;
   const std::size_t i = op.word == kLineWord ? op.line : op.word;
   if (i >= store.size()) store.resize(std::max<std::size_t>(i + 1, store.size() * 2), 0);
@@ -384,6 +383,8 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
         return true;
       }
       // Park: the next write to the line wakes this thread, which then re-reads it.
+      if (op.line >= watched_.size()) watched_.resize(std::max<std::size_t>(op.line + 1, watched_.size() * 2), 0);
+      watched_[op.line] = 1;
       watchers_[op.line].push_back(cpu);
       t.state = State::kParked;
       t.parked_at = t.clock;
@@ -398,9 +399,9 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
 }
 
 void Executor::wake_watchers(LineId line, Picos at) {
-  if (line >= watchers_.size()) return;  // nobody ever waited on a line this far (a prefetchw's)
-  auto& list = watchers_[line];
-  if (list.empty()) return;
+  if (line >= watched_.size() || !watched_[line]) return;  // nobody waits on it
+  const auto it = watchers_.find(line);
+  std::vector<CpuId>& list = it->second;
   for (CpuId cpu : list) {
     Thread& t = threads_[cpu];
     if (t.sleeping) {
@@ -417,7 +418,8 @@ void Executor::wake_watchers(LineId line, Picos at) {
     --parked_;
     schedule_run(cpu, t.clock);
   }
-  list.clear();
+  watchers_.erase(it);
+  watched_[line] = 0;
 }
 
 }  // namespace walksim::exec

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <unordered_map>
 #include <vector>
 
 #include "models/coherence/memory_system.hpp"
@@ -57,9 +58,15 @@ class Executor final : public sim::EventHandler {
   std::uint64_t named_word(std::uint32_t w) const { return w < named_words_.size() ? named_words_[w] : 0; }
 
   void on_event(std::uint64_t tag) override;
+  // Sizes the value stores for `lines` lines and `named_words` named words up front (a run that
+  // knows them saves the doubling's slack: most of a large tree's words are touched).
+  void reserve(std::size_t lines, std::size_t named_words) {
+    if (words_.size() < lines) words_.resize(lines, 0);
+    if (named_words_.size() < named_words) named_words_.resize(named_words, 0);
+  }
 
-  // Executor memory per line: the value of its own word and its list of parked waiters.
-  static constexpr std::size_t bytes_per_line() { return sizeof(std::uint64_t) + sizeof(std::vector<CpuId>); }
+  // Executor memory per line: the value of its own word and whether it has parked waiters.
+  static constexpr std::size_t bytes_per_line() { return sizeof(std::uint64_t) + sizeof(std::uint8_t); }
 
  private:
   enum class State : std::uint8_t {
@@ -155,10 +162,13 @@ class Executor final : public sim::EventHandler {
   sim::Simulation& sim_;
   coherence::MemorySystem& mem_;
   std::vector<Thread> threads_;
-  std::vector<std::uint8_t> hosts_;           // per CPU: a program was started on it
-  std::vector<std::uint64_t> words_;          // the logical value of each line's own word
-  std::vector<std::uint64_t> named_words_;    // values of named words (Op::on_word)
-  std::vector<std::vector<CpuId>> watchers_;  // parked spin-waiters per line
+  std::vector<std::uint8_t> hosts_;         // per CPU: a program was started on it
+  std::vector<std::uint64_t> words_;        // the logical value of each line's own word
+  std::vector<std::uint64_t> named_words_;  // values of named words (Op::on_word)
+  // Parked waiters, per line that has any (in the order they parked), and a byte per line saying
+  // whether it has: most lines never have a waiter, and a write to one must not cost a lookup.
+  std::unordered_map<LineId, std::vector<CpuId>> watchers_;
+  std::vector<std::uint8_t> watched_;
   std::uint32_t parked_ = 0;
 };
 

@@ -348,14 +348,15 @@ void sys_close(Ctx& c, const Syscall& s) {
 void sys_read(Ctx& c, const Syscall& s) {
   const Dentry* target = fd_target(c, s);
   if (!target) return;
-  const Dentry& d = *target;
+  Dentry& d = c.vfs.dentry(static_cast<DentryId>(target - &c.vfs.dentry(0)));
   // generic_file_aio_read: find_get_page takes a page reference, copies, drops it.
   c.e.load(d.inode, "i_size");
   if (!d.dir) {
-    c.e.atomic(d.page, "flags", +1);
-    c.e.load(d.page, "data");
+    const ObjId page = c.vfs.page_of(d);
+    c.e.atomic(page, "flags", +1);
+    c.e.load(page, "data");
     c.e.compute("copy_byte", static_cast<double>(s.bytes));
-    c.e.atomic(d.page, "flags", -1);
+    c.e.atomic(page, "flags", -1);
   }
   c.e.compute("rw_file");
 }
@@ -363,15 +364,16 @@ void sys_read(Ctx& c, const Syscall& s) {
 void sys_write(Ctx& c, const Syscall& s) {
   const Dentry* target = fd_target(c, s);
   if (!target) return;
-  const Dentry& d = *target;
+  Dentry& d = c.vfs.dentry(static_cast<DentryId>(target - &c.vfs.dentry(0)));
   // generic_file_aio_write: i_mutex, then the page locked, copied into and dirtied.
   c.e.mutex_lock(d.inode, "i_mutex");
   c.e.store(d.inode, "i_mtime");  // file_update_time
   if (!d.dir) {
-    c.e.atomic(d.page, "flags", +1);  // lock_page
+    const ObjId page = c.vfs.page_of(d);
+    c.e.atomic(page, "flags", +1);  // lock_page
     c.e.compute("copy_byte", static_cast<double>(s.bytes));
-    c.e.store(d.page, "data");
-    c.e.atomic(d.page, "flags", -1);  // unlock_page
+    c.e.store(page, "data");
+    c.e.atomic(page, "flags", -1);  // unlock_page
   }
   c.e.store(d.inode, "i_size");
   c.e.mutex_unlock(d.inode, "i_mutex");

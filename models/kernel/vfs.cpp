@@ -255,13 +255,21 @@ DentryId Vfs::add_dentry(DentryId parent, const std::string& name, bool dir, boo
   d.obj = new_object("dentry", "dentry '" + name + "'", shared, home, cpu);
   d.inode = new_object("inode", "inode of '" + name + "'", shared, home, cpu);
   d.bucket = bucket_of(parent, name);
-  if (!dir) d.page = new_object("page", "page of '" + name + "'", shared, home);
+  d.home = home ? static_cast<std::int32_t>(*home) : -1;
   dentries_.push_back(std::move(d));
   const auto id = static_cast<DentryId>(dentries_.size() - 1);
   dentries_[parent].children.emplace(name, id);
   hash_link(id);
   ++generation_;
   return id;
+}
+
+ObjId Vfs::page_of(Dentry& d) {
+  if (d.page == UINT32_MAX) {
+    const auto home = d.home < 0 ? std::nullopt : std::optional<std::uint32_t>(static_cast<std::uint32_t>(d.home));
+    d.page = new_object("page", "page of '" + d.name + "'", objects_[d.inode].shared, home);
+  }
+  return d.page;
 }
 
 void Vfs::remove_dentry(DentryId d) {

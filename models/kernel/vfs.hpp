@@ -47,10 +47,13 @@ struct Dentry {
   bool dir = false;
   bool symlink = false;
   bool negative = false;
-  bool has_acl = false;            // a POSIX ACL is cached on the inode
-  std::string link_target;         // for symlinks
-  bool revalidate = false;         // the filesystem has ->d_revalidate for it (NFS-like); ramfs never
-  ObjId page = 0;                  // regular files: the one page-cache page their data lives in
+  bool has_acl = false;     // a POSIX ACL is cached on the inode
+  std::string link_target;  // for symlinks
+  bool revalidate = false;  // the filesystem has ->d_revalidate for it (NFS-like); ramfs never
+  // Regular files: the one page-cache page their data lives in, made when it is first read or
+  // written (Vfs::page_of; a stat never touches it), homed where the file was made.
+  ObjId page = UINT32_MAX;
+  std::int32_t home = -1;          // the node its objects were homed on (-1: first touch)
   std::uint32_t inode_cpu = 0;     // the CPU whose per-CPU inode list holds the inode (split-percpu)
   std::uint32_t bucket = 0;        // index into the dentry hash table
   DentryId hash_next = kNoDentry;  // the next dentry on its bucket's chain (hlist: newest first)
@@ -111,9 +114,13 @@ class Vfs {
   // Increases whenever the dentry tree changes (a name added, removed or moved), so that an
   // expansion made against one state of the tree can tell whether it still applies.
   std::uint64_t generation() const { return generation_; }
+  // Word ids handed out so far (fields of objects, hash buckets).
+  std::uint32_t word_count() const { return next_word_; }
   std::optional<DentryId> child(DentryId parent, std::string_view name) const;
   DentryId add_dentry(DentryId parent, const std::string& name, bool dir, bool shared,
                       std::optional<std::uint32_t> home, std::optional<CpuId> cpu = std::nullopt);
+  // The page of regular file `d`, made on first use.
+  ObjId page_of(Dentry& d);
   void remove_dentry(DentryId d);  // unlink: drop from parent and hash; the slot is not reused
   void move_dentry(DentryId d, DentryId new_parent, const std::string& new_name);  // rename
   // The file at the head of the superblock's s_files list (2.6.35 file_move puts each opened file
