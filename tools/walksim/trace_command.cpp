@@ -105,24 +105,57 @@ void print_table(const kernel::TraceResult& t) {
         : std::string("on an idle machine"));
 }
 
+struct TraceOpts {
+  std::string machine = "barcelona-2s8c";
+  std::string kernel;
+  std::string cwd = "/home/user";
+  std::string syscall;
+  bool json = false;
+  bool no_prefetch = false, acl = false, not_owner = false;
+  std::string contend;
+  double hold_ns = 20000;
+  std::optional<std::uint32_t> holder_cpu;
+};
+
+// The request the flags describe, each checked: an error names its flag.
+kernel::TraceRequest trace_request(const TraceOpts& o, const kernel::KernelSpec& k, bool hold_given) {
+  // As in trace files: the process's cwd is made from the names as written, from the root.
+  if (o.cwd.empty() || o.cwd[0] != '/') {
+    throw config::ConfigError({}, "--cwd", "must be an absolute path such as '/home/user', not '" + o.cwd + "'");
+  }
+  if (("/" + o.cwd + "/").find("/../") != std::string::npos || ("/" + o.cwd + "/").find("/./") != std::string::npos) {
+    throw config::ConfigError({}, "--cwd", "'" + o.cwd + "' has a '.' or '..' component; write it without them");
+  }
+  if (o.acl && !k.inode_caches_acl()) {
+    throw config::ConfigError(
+        {}, "--acl", "kernel '" + k.name + "' has no ACL pointer in its struct inode (i_acl arrived in 2.6.30)");
+  }
+  if (o.contend.empty() && (o.holder_cpu || hold_given)) {
+    throw config::ConfigError({}, o.holder_cpu ? "--holder-cpu" : "--hold", "applies only with --contend LOCK");
+  }
+  if (!(o.hold_ns >= 1 && o.hold_ns <= 1e9)) {
+    throw config::ConfigError({}, "--hold", fmt::format("must be 1 ns to 1 s, not {}", o.hold_ns));
+  }
+  kernel::TraceRequest req;
+  req.syscall = o.syscall;
+  req.cwd = o.cwd;
+  req.options.prefetch = !o.no_prefetch;
+  req.options.posix_acl = o.acl;
+  req.options.caller_is_owner = !o.not_owner;
+  req.acl_on_dirs = o.acl;
+  req.contend = o.contend;
+  req.hold = sim::from_ns(o.hold_ns);
+  req.holder_cpu = o.holder_cpu;
+  return req;
+}
+
 }  // namespace
 
 void add_trace_command(CLI::App& app, const GlobalOptions& global) {
   auto* cmd = app.add_subcommand("trace",
                                  "The ordered memory and lock operations of one system call, by object, "
                                  "field and cacheline, with totals");
-  struct Opts {
-    std::string machine = "barcelona-2s8c";
-    std::string kernel;
-    std::string cwd = "/home/user";
-    std::string syscall;
-    bool json = false;
-    bool no_prefetch = false, acl = false, not_owner = false;
-    std::string contend;
-    double hold_ns = 20000;
-    std::optional<std::uint32_t> holder_cpu;
-  };
-  auto o = std::make_shared<Opts>();
+  auto o = std::make_shared<TraceOpts>();
   cmd->add_option("--machine,-m", o->machine, "Machine name or YAML path")->capture_default_str();
   cmd->add_option("--kernel,-k", o->kernel, "Kernel variant name (configs/kernels) or YAML path")->required();
   cmd->add_option("--cwd", o->cwd, "The process's working directory")->capture_default_str();
@@ -139,37 +172,10 @@ void add_trace_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--holder-cpu", o->holder_cpu, "With --contend: the CPU that holds it (default: the last CPU)");
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->callback([o, cmd, &global] {
-    // As in trace files: the process's cwd is made from the names as written, from the root.
-    if (o->cwd.empty() || o->cwd[0] != '/') {
-      throw config::ConfigError({}, "--cwd", "must be an absolute path such as '/home/user', not '" + o->cwd + "'");
-    }
-    if (("/" + o->cwd + "/").find("/../") != std::string::npos ||
-        ("/" + o->cwd + "/").find("/./") != std::string::npos) {
-      throw config::ConfigError({}, "--cwd", "'" + o->cwd + "' has a '.' or '..' component; write it without them");
-    }
     const std::string root = resolve_config_root(global.configs);
     machine::Machine m(machine::load_machine(o->machine, machine_dirs(root)));
     const kernel::KernelSpec k = kernel::load_kernel(o->kernel, {root + "/kernels"});
-    kernel::TraceRequest req;
-    req.syscall = o->syscall;
-    req.cwd = o->cwd;
-    req.options.prefetch = !o->no_prefetch;
-    if (o->acl && !k.inode_caches_acl()) {
-      throw config::ConfigError(
-          {}, "--acl", "kernel '" + k.name + "' has no ACL pointer in its struct inode (i_acl arrived in 2.6.30)");
-    }
-    req.options.posix_acl = o->acl;
-    req.options.caller_is_owner = !o->not_owner;
-    req.acl_on_dirs = o->acl;
-    if (o->contend.empty() && (o->holder_cpu || cmd->count("--hold") > 0)) {
-      throw config::ConfigError({}, o->holder_cpu ? "--holder-cpu" : "--hold", "applies only with --contend LOCK");
-    }
-    if (!(o->hold_ns >= 1 && o->hold_ns <= 1e9)) {
-      throw config::ConfigError({}, "--hold", fmt::format("must be 1 ns to 1 s, not {}", o->hold_ns));
-    }
-    req.contend = o->contend;
-    req.hold = sim::from_ns(o->hold_ns);
-    req.holder_cpu = o->holder_cpu;
+    const kernel::TraceRequest req = trace_request(*o, k, cmd->count("--hold") > 0);
     kernel::TraceResult t;
     try {
       t = kernel::trace_syscall(m, k, req);
