@@ -1,6 +1,6 @@
 // The dentry hash table as the kernel builds it: sized from the machine's memory, its pages spread
 // over the nodes, its lines made only where a bucket is used, and __d_lookup walking a bucket's
-// chain (newest first) up to the dentry it looks for.
+// chain (newest first) up to the dentry it looks for; and objects packed in and freed to slabs.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -64,6 +64,29 @@ TEST(DentryHash, ALookupWalksTheNewerDentriesOfItsBucketFirst) {
   e.hash_chain(target, std::nullopt);
   EXPECT_EQ(ops.size(), 5u);  // head, third, first
   EXPECT_EQ(ops[3].line, vfs.field(vfs.dentry(first).obj, "d_hash").line);
+}
+
+TEST(SlabFree, AFreedObjectIsTheNextOneItsCpuAllocatesAndNoOtherCpus) {
+  machine::Machine m(machine::load_machine("westmere-ep-2s12c", testing::machine_dirs()));
+  const KernelSpec k = load_kernel("linux-2.6.35", testing::kernel_dirs());
+  coherence::MemorySystem mem(m, false);
+  Vfs vfs(mem, k);
+  const ObjId a = vfs.new_object("inode", "inode of 'a'", false, 0u, 3u);
+  const ObjId b = vfs.new_object("inode", "inode of 'b'", false, 0u, 3u);
+  // SLUB packs a CPU's objects in its own slab: b follows a, 592 bytes on.
+  EXPECT_EQ((vfs.object(b).first_line - vfs.object(a).first_line) * 64 + vfs.object(b).start - vfs.object(a).start,
+            592u);
+  vfs.free_object(a, 3);
+  vfs.free_object(a, 3);                                                 // a call expanded twice frees once
+  EXPECT_NE(vfs.new_object("inode", "inode of 'c'", false, 0u, 4u), a);  // another CPU's slab
+  const ObjId d = vfs.new_object("inode", "inode of 'd'", false, 0u, 3u);
+  EXPECT_EQ(d, a);
+  EXPECT_EQ(vfs.object(d).name, "inode of 'd'");
+  EXPECT_NE(vfs.new_object("inode", "inode of 'e'", false, 0u, 3u), a);
+  // A type laid out by lines is not slab-packed and never reused here.
+  const ObjId f = vfs.new_object("file", "file", false, 0u, 3u);
+  vfs.free_object(f, 3);
+  EXPECT_NE(vfs.new_object("file", "file 2", false, 0u, 3u), f);
 }
 
 }  // namespace

@@ -265,6 +265,9 @@ void final_iput(Ctx& c, DentryId victim) {
     c.e.compute("truncate");
   }
   c.e.compute(vfs.spec().inode_free == InodeFree::kRcu ? "call_rcu" : "inode_free");
+  // destroy_inode: kmem_cache_free at once, so this CPU's next new inode is this one (still in its
+  // caches); an RCU-freed inode (2.6.38+) comes back only after a grace period.
+  if (vfs.spec().inode_free == InodeFree::kImmediate) vfs.free_object(vin, c.p.cpu);
 }
 
 // get_cred(f->f_cred) of a new file (struct cred, 2.6.29+; before it a file held no reference).

@@ -70,6 +70,17 @@ ObjId Vfs::new_object(const std::string& type, std::string name, bool shared, st
     throw std::invalid_argument("kernel '" + spec_.name + "' has no layout for object type '" + type + "'");
   }
   const ObjectLayout& layout = it->second;
+  if (cpu) {
+    if (const auto f = free_.find({type, *cpu}); f != free_.end() && !f->second.empty()) {
+      const ObjId reused = f->second.back();
+      f->second.pop_back();
+      Object& o = objects_[reused];
+      o.free = false;
+      o.name = std::move(name);
+      o.shared = shared;
+      return reused;
+    }
+  }
   Object o{&layout, 0, 0, next_word_, shared, std::move(name)};
   next_word_ += static_cast<std::uint32_t>(layout.slots.size());
   const auto id = static_cast<ObjId>(objects_.size());
@@ -89,6 +100,13 @@ ObjId Vfs::new_object(const std::string& type, std::string name, bool shared, st
   for (std::uint32_t i = 0; i < o.line_count; ++i) note_line_owner(o.first_line + i, id);
   objects_.push_back(std::move(o));
   return id;
+}
+
+void Vfs::free_object(ObjId id, CpuId cpu) {
+  Object& o = objects_[id];
+  if (o.free || !o.layout->slab_packed()) return;
+  o.free = true;
+  free_[{o.layout->type, cpu}].push_back(id);
 }
 
 void Vfs::place_in_slab(const ObjectLayout& layout, Object& o, std::optional<std::uint32_t> home,

@@ -37,6 +37,7 @@ struct Object {
   bool shared;
   std::string name;
   std::uint32_t start = 0;  // the byte of first_line where the object begins (slab-packed layouts)
+  bool free = false;        // on its CPU's free list (free_object), waiting to be allocated again
 };
 
 struct Dentry {
@@ -95,9 +96,14 @@ class Vfs {
   // An object of `type` (a layout name) homed on `home` (nullopt: first touch). A type laid out by
   // offsets comes from a slab of its cache: the current slab of `cpu` (SLUB's per-CPU slab: objects
   // a CPU allocates at run time sit together), or, for objects made while a workload builds its
-  // tree, of one allocating CPU per home node.
+  // tree, of one allocating CPU per home node. A CPU first reuses the last object of the type it
+  // freed (free_object), lines and words as they were.
   ObjId new_object(const std::string& type, std::string name, bool shared, std::optional<std::uint32_t> home,
                    std::optional<CpuId> cpu = std::nullopt);
+  // kmem_cache_free on `cpu` of an object of a slab-packed layout: the CPU's next allocation of the
+  // type gets it back. Freeing it twice (a call expanded again) frees it once. Objects the kernel
+  // frees through RCU are not freed here: their grace period outlasts the loops the model runs.
+  void free_object(ObjId id, CpuId cpu);
   const Object& object(ObjId id) const { return objects_[id]; }
   bool has_field(ObjId id, std::string_view field) const;
   // Throws std::invalid_argument naming the object and field when the layout lacks it.
@@ -181,6 +187,9 @@ class Vfs {
   std::map<std::pair<std::string, std::int64_t>, SlabCursor> slabs_;
   std::map<std::string, std::uint64_t> slab_count_;  // slabs made so far per type
   std::map<std::string, SlabGeometry> geometry_;
+  // Objects freed by each CPU, per type (SLUB's per-CPU freelist: the last freed is the next
+  // allocated).
+  std::map<std::pair<std::string, CpuId>, std::vector<ObjId>> free_;
   // The lines of `o`'s slot, for a new object of a slab-packed layout.
   void place_in_slab(const ObjectLayout& layout, Object& o, std::optional<std::uint32_t> home,
                      std::optional<CpuId> cpu);

@@ -35,6 +35,17 @@ TEST(CreatUnlink, EveryIterationCostsTheSameAtomics) {
                                 testing::call_rmw("linux-2.6.35", "close ./f0", "/mnt/ram")));
 }
 
+TEST(CreatUnlink, AnInodeFreedAtOnceIsTheNextCreatesAndAnRcuFreedOneIsNot) {
+  // 2.6.35 frees the unlinked inode to the CPU's slab at once, so the next create reuses it and
+  // only its new dentry adds lines; 2.6.38 frees it (and every kernel its dentries) through RCU.
+  auto lines_per_iteration = [](const std::string& k) {
+    return static_cast<double>(creat_unlink(k, 1, 60).lines - creat_unlink(k, 1, 30).lines) / 30.0;
+  };
+  const double immediate = lines_per_iteration("linux-2.6.35"), rcu = lines_per_iteration("linux-2.6.38");
+  EXPECT_LT(immediate, 4.0);        // a dentry: 3 lines, slabs made as they fill
+  EXPECT_GT(rcu - immediate, 8.0);  // and an inode: 9.5 lines
+}
+
 TEST(CreatUnlink, ASharedDirectorysMutexIsContendedWherePrivateOnesAreNot) {
   const auto shared = creat_unlink("linux-2.6.38", 4, 30);
   const auto priv = creat_unlink("linux-2.6.38", 4, 30, "shared_dir: false\n");
