@@ -38,7 +38,20 @@ std::string unknown_message(const std::string& kind, const std::string& name, co
 
 }  // namespace
 
-NamedConfig load_named(const std::string& kind, const std::string& name_or_path, const std::vector<std::string>& dirs) {
+NamedConfig load_named(const std::string& kind, const std::string& name_or_path, const std::vector<std::string>& dirs,
+                       const std::vector<Override>& overrides) {
+  if (!overrides.empty()) {
+    NamedConfig base = load_named(kind, name_or_path, dirs);
+    std::vector<Node> layers;
+    for (const Override& o : overrides) {
+      // Each override is found against a root of its own (looking keys up marks them asked).
+      layers.push_back(load_named(kind, name_or_path, dirs).root.override_at(o.path, o.value, o.scale, o.source, o.at));
+    }
+    layers.push_back(base.root);
+    Node root = Node::layered(layers);
+    root.consume("extends");
+    return {root, base.path};
+  }
   std::string path = name_or_path;
   if (!looks_like_path(name_or_path)) {
     const std::optional<std::string> found = find_named(name_or_path, dirs);

@@ -7,6 +7,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -393,6 +394,151 @@ Node Node::layered(const std::vector<Node>& layers) {
   if (s->layers.empty()) throw std::invalid_argument("Node::layered needs at least one layer");
   s->path = layers.front().path();
   return Node(s);
+}
+
+// --- What-if overrides ---
+
+namespace {
+
+struct PathStep {
+  std::string key;
+  std::optional<std::size_t> index;
+};
+
+std::vector<PathStep> parse_path(const std::string& path, const Node& at) {
+  std::vector<PathStep> steps;
+  std::size_t pos = 0;
+  while (pos <= path.size()) {
+    std::size_t dot = path.find('.', pos);
+    if (dot == std::string::npos) dot = path.size();
+    std::string part = path.substr(pos, dot - pos);
+    PathStep step;
+    if (const auto open = part.find('['); open != std::string::npos) {
+      if (part.back() != ']' || open + 2 > part.size() - 1) at.fail("'" + part + "': an index is written key[N]");
+      const std::string n = part.substr(open + 1, part.size() - open - 2);
+      if (n.empty() || n.find_first_not_of("0123456789") != std::string::npos || n.size() > 6) {
+        at.fail("'" + part + "': an index is a number, as in caches[2]");
+      }
+      step.index = std::stoul(n);
+      part = part.substr(0, open);
+    }
+    if (part.empty()) at.fail("'" + path + "' has an empty key (keys are joined by single dots)");
+    step.key = part;
+    steps.push_back(step);
+    pos = dot + 1;
+  }
+  return steps;
+}
+
+// A scalar node holding `text` whose mark is `at`'s, so that errors in it name where it was written.
+YAML::Node scalar_at(const std::string& text, const SourceMark& at) {
+  const int line = std::max(at.line - 1, 0), column = std::max(at.column - 1, 0);
+  YAML::Node n = YAML::Load(std::string(static_cast<std::size_t>(line), '\n') +
+                            std::string(static_cast<std::size_t>(column), ' ') + "\"" + text + "\"");
+  return n;
+}
+
+}  // namespace
+
+Node Node::with_entry(const std::string& key, const Node& value) {
+  YAML::Node root(YAML::NodeType::Map);
+  root[key] = value.state_->layers.front().value;
+  return Node(make_root(root, value.file()));
+}
+
+std::string Node::scaled_text(const Node& base, double factor, const Node& at) {
+  if (!base.is_scalar())
+    at.fail("scale applies to a number (with or without a unit), not " + kind_name(base.state_->layers.front().value));
+  const std::string text = base.as_string();
+  std::size_t end = 0;
+  double number = 0;
+  try {
+    number = std::stod(text, &end);
+  } catch (const std::exception&) {
+    at.fail("scale applies to a number (with or without a unit); the value here is '" + text + "'");
+  }
+  if (!std::isfinite(factor) || factor <= 0) at.fail("a scale factor is a positive number");
+  std::ostringstream out;
+  out.precision(12);
+  out << number * factor << text.substr(end);
+  return out.str();
+}
+
+Node Node::override_at(const std::string& path, const std::optional<Node>& value, double scale,
+                       const std::string& source, const Node& at) const {
+  const std::vector<PathStep> steps = parse_path(path, at);
+  YAML::Node root(YAML::NodeType::Map);
+  YAML::Node cur;
+  cur.reset(root);
+  Node base = *this;
+  bool in_clone = false;  // below a list element: the override is a copy of the list, edited in place
+  // The value the override puts where `b` (the configuration's node at the path) was.
+  auto leaf = [&](const Node& b) {
+    YAML::Node v;
+    if (value) {
+      v.reset(value->state_->layers.front().value);
+    } else {
+      const bool sourced_here = b.is_map() && b.has("source");
+      const Node number = sourced_here ? (b.has("value") ? b.child("value") : b.child("cycles")) : b;
+      v = scalar_at(scaled_text(number, scale, at), at.mark());
+    }
+    if (b.is_map() && b.has("source")) {
+      const std::string unit_key = b.has("value") ? "value" : (b.has("cycles") ? "cycles" : "");
+      if (unit_key.empty()) at.fail("'" + path + "' is a {value, source} or {cycles, source} here; neither key found");
+      YAML::Node wrapped(YAML::NodeType::Map);
+      wrapped[unit_key] = v;
+      wrapped["source"] = source;
+      return wrapped;
+    }
+    return v;
+  };
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const PathStep& st = steps[i];
+    const bool last = i + 1 == steps.size();
+    if (!base.is_map()) at.fail("'" + path + "': " + base.path() + " is not a mapping, so it has no '" + st.key + "'");
+    if (!base.has(st.key)) {
+      const std::vector<std::string> keys = base.keys();
+      at.fail("'" + path + "': " + (base.path().empty() ? std::string("the configuration") : "'" + base.path() + "'") +
+              " has no key '" + st.key + "'" + did_you_mean(st.key, keys) +
+              (keys.empty() ? "" : "; its keys: " + quoted_list(keys)));
+    }
+    Node child = base.child(st.key);
+    if (st.index) {
+      if (!child.is_sequence()) at.fail("'" + path + "': '" + child.path() + "' is not a list");
+      if (*st.index >= child.size()) {
+        at.fail("'" + path + "': '" + child.path() + "' has " + std::to_string(child.size()) + " entries");
+      }
+      if (!in_clone) {
+        YAML::Node copy = YAML::Clone(child.state_->layers.front().value);
+        cur[st.key] = copy;
+        cur.reset(copy);
+        in_clone = true;
+      } else {
+        cur.reset(cur[st.key]);
+      }
+      const Node element = child.at(*st.index);
+      if (last) {
+        cur[*st.index] = leaf(element);
+        break;
+      }
+      cur.reset(cur[*st.index]);
+      base = element;
+      continue;
+    }
+    if (last) {
+      cur[st.key] = leaf(child);
+      break;
+    }
+    if (!in_clone) {
+      YAML::Node next(YAML::NodeType::Map);
+      cur[st.key] = next;
+      cur.reset(next);
+    } else {
+      cur.reset(cur[st.key]);
+    }
+    base = child;
+  }
+  return Node(make_root(root, at.file()));
 }
 
 // --- Loading ---

@@ -89,6 +89,21 @@ class Node {
   // A mapping made of `layers` (mappings), the first one winning: the result of `extends:`.
   static Node layered(const std::vector<Node>& layers);
 
+  // A what-if override of this configuration (an experiment's `vary:`): a one-layer mapping, to be
+  // layered over it, that sets the key at `path` ("interconnect.router_latency",
+  // "caches[2].size", "cpu_costs.component") to `value` (a node of another file, which errors then
+  // name), or to the existing value times `scale` when `value` is nullopt (a number, or a number
+  // with a unit: "25ns" x 0.5 = "12.5ns"). Where the configuration gives a sourced {value, source}
+  // (or {cycles, source}) there, the override gives the new value with `source`. A path that does
+  // not exist here is an error at `at` with did-you-mean. Marks this node's keys as asked: call it
+  // on a root loaded for the purpose.
+  Node override_at(const std::string& path, const std::optional<Node>& value, double scale, const std::string& source,
+                   const Node& at) const;
+  // A one-layer mapping {key: value}, in `value`'s file (to layer over a mapping without the key).
+  static Node with_entry(const std::string& key, const Node& value);
+  // The text of a scalar `base` times `factor` ("25ns" -> "12.5ns"), or an error at `at`.
+  static std::string scaled_text(const Node& base, double factor, const Node& at);
+
   struct State;  // public only so the implementation's helpers can name it
 
  private:

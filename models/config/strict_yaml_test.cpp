@@ -211,3 +211,68 @@ TEST(StrictYaml, DidYouMeanFindsTyposButNotStrangers) {
 
 }  // namespace
 }  // namespace walksim::config
+
+namespace walksim::config {
+namespace {
+
+using testing::config_error;
+using testing::contains;
+
+const char* kBase =
+    "clock: {value: 2GHz, source: cited}\n"
+    "memory:\n  dram_access: {value: 60ns, source: cited}\n  note: plain\n"
+    "caches:\n  - {name: L1, latency: {value: 4cycles, source: cited}}\n  - {name: L2, latency: {value: 10cycles, "
+    "source: cited}}\n"
+    "costs:\n  component: {cycles: 45, source: estimate}\n";
+
+TEST(Override, ASourcedValueIsReplacedWithItsNewSourceAndTheRestKept) {
+  const Node exp = load_string("v: 30ns\n", "exp.yaml");
+  const Node probe = load_string(kBase, "m.yaml");
+  const Node o = probe.override_at("memory.dram_access", exp.child("v"), 1, "what-if", exp.child("v"));
+  SourceMap sources;
+  const Node merged = Node::layered({o, load_string(kBase, "m.yaml")});
+  EXPECT_EQ(merged.child("memory").sourced("dram_access", sources).as_string(), "30ns");
+  EXPECT_EQ(sources.at("memory.dram_access"), "what-if");
+  EXPECT_EQ(merged.child("memory").child("note").as_string(), "plain");
+  EXPECT_EQ(merged.sourced("clock", sources).as_string(), "2GHz");
+}
+
+TEST(Override, AListElementAndACyclesCostAndAScaleAreOverridden) {
+  const Node exp = load_string("at: x\nn: 60\n", "exp.yaml");
+  const Node probe = load_string(kBase, "m.yaml");
+  const Node o1 = probe.override_at("caches[1].latency", std::nullopt, 0.5, "what-if x0.5", exp.child("at"));
+  const Node o2 =
+      load_string(kBase, "m.yaml").override_at("costs.component", exp.child("n"), 1, "what-if", exp.child("n"));
+  SourceMap sources;
+  const Node merged = Node::layered({o1, o2, load_string(kBase, "m.yaml")});
+  const Node caches = merged.child("caches");
+  ASSERT_EQ(caches.size(), 2u);
+  EXPECT_EQ(caches.at(0).sourced("latency", sources).as_string(), "4cycles");
+  EXPECT_EQ(caches.at(1).sourced("latency", sources).as_string(), "5cycles");
+  EXPECT_EQ(merged.child("costs").child("component").child("cycles").as_uint(), 60u);
+}
+
+TEST(Override, AMissingKeyIsNamedAtTheVaryKeyWithASuggestion) {
+  const Node exp = load_string("\n\nkey: 1\n", "exp.yaml");
+  const ConfigError e = config_error([&] {
+    load_string(kBase, "m.yaml").override_at("memory.dram_acess", exp.child("key"), 1, "w", exp.child("key"));
+  });
+  EXPECT_TRUE(contains(e.message(), "has no key 'dram_acess' (did you mean 'dram_access'?)")) << e.what();
+  EXPECT_EQ(e.mark().file, "exp.yaml");
+  EXPECT_EQ(e.mark().line, 3);
+  const ConfigError idx = config_error([&] {
+    load_string(kBase, "m.yaml").override_at("caches[5].latency", exp.child("key"), 1, "w", exp.child("key"));
+  });
+  EXPECT_TRUE(contains(idx.message(), "has 2 entries")) << idx.what();
+}
+
+TEST(Override, ScalingAWordIsAnErrorAtTheVaryValue) {
+  const Node exp = load_string("\nscale: 0.5\n", "exp.yaml");
+  const ConfigError e = config_error(
+      [&] { load_string(kBase, "m.yaml").override_at("memory.note", std::nullopt, 0.5, "w", exp.child("scale")); });
+  EXPECT_TRUE(contains(e.message(), "scale applies to a number")) << e.what();
+  EXPECT_EQ(e.mark().line, 2);
+}
+
+}  // namespace
+}  // namespace walksim::config

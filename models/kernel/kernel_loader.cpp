@@ -250,8 +250,9 @@ KernelSpec read_kernel(const Node& root, const std::string& file) {
 
 }  // namespace
 
-KernelSpec load_kernel(const std::string& name_or_path, const std::vector<std::string>& search_dirs) {
-  const config::NamedConfig named = config::load_named("kernel", name_or_path, search_dirs);
+KernelSpec load_kernel(const std::string& name_or_path, const std::vector<std::string>& search_dirs,
+                       const std::vector<config::Override>& overrides) {
+  const config::NamedConfig named = config::load_named("kernel", name_or_path, search_dirs, overrides);
   try {
     return read_kernel(named.root, named.path);
   } catch (const std::bad_alloc&) {

@@ -8,11 +8,13 @@
 #include <string_view>
 #include <vector>
 
+#include "models/config/named_config.hpp"
 #include "models/kernel/kernel_spec.hpp"
 
 namespace walksim::kernel {
 
-KernelSpec load_kernel(const std::string& name_or_path, const std::vector<std::string>& search_dirs);
+KernelSpec load_kernel(const std::string& name_or_path, const std::vector<std::string>& search_dirs,
+                       const std::vector<config::Override>& overrides = {});
 std::vector<std::string> list_kernels(const std::vector<std::string>& search_dirs);
 
 // Limits of a kernel file, checked by load_kernel with the key (docs/kernels.md).

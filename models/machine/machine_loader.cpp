@@ -561,8 +561,9 @@ MachineSpec read_machine(const Node& root, const std::string& file) {
 
 }  // namespace
 
-MachineSpec load_machine(const std::string& name_or_path, const std::vector<std::string>& search_dirs) {
-  const config::NamedConfig named = config::load_named("machine", name_or_path, search_dirs);
+MachineSpec load_machine(const std::string& name_or_path, const std::vector<std::string>& search_dirs,
+                         const std::vector<config::Override>& overrides) {
+  const config::NamedConfig named = config::load_named("machine", name_or_path, search_dirs, overrides);
   try {
     return read_machine(named.root, named.path);
   } catch (const std::bad_alloc&) {

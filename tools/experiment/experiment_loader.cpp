@@ -284,6 +284,67 @@ void read_kernels(const Node& root, const std::string& config_root, const machin
   if (e.kernels.empty()) knode.fail("give at least one kernel");
 }
 
+// `vary:`: every kernel entry becomes one series per combination of the axes' values, each checked
+// as it will run: its machine and kernel loaded with the overrides (units, ranges and paths checked
+// at the values), its workload made with the parameters.
+void expand_vary(const Node& root, const std::string& config_root, const workload::WorkloadKind& kind,
+                 ExperimentSpec& e, std::vector<std::unique_ptr<workload::Workload>>& made) {
+  const std::size_t entries = e.kernels.size();
+  for (std::size_t k = 0; k < entries; ++k) {
+    e.entry_labels.push_back(e.kernels[k]);
+    e.axis_values.emplace_back();
+    e.machine_overrides.emplace_back();
+    e.kernel_overrides.emplace_back();
+  }
+  const auto vary = root.optional("vary");
+  if (!vary) return;
+  e.axes = read_vary(*vary);
+  if (root.has("published")) vary->fail("a validation experiment (published:) cannot vary its configuration");
+  if (root.has("calibrate")) vary->fail("calibrate: and vary: together are not supported: fix the parameter instead");
+  ExperimentSpec x = e;
+  x.kernels.clear();
+  x.kernel_variants.clear();
+  x.kernel_options.clear();
+  x.kernel_params.clear();
+  x.kernel_resolved.clear();
+  x.entry_labels.clear();
+  x.axis_values.clear();
+  x.machine_overrides.clear();
+  x.kernel_overrides.clear();
+  const auto combos = combinations(e.axes);
+  std::uint32_t most_threads = 0;
+  for (std::uint32_t t : e.threads) most_threads = std::max(most_threads, t);
+  for (std::size_t k = 0; k < entries; ++k) {
+    for (const auto& c : combos) {
+      const auto mo = overrides_for(e.axes, c, VaryTarget::kMachine, e.file);
+      const auto ko = overrides_for(e.axes, c, VaryTarget::kKernel, e.file);
+      const machine::MachineSpec m = machine::load_machine(e.machine, {config_root + "/machines"}, mo);
+      if (m.cpus() < most_threads) {
+        vary->fail("with " + combination_label(e.axes, c) + " the machine has " + std::to_string(m.cpus()) +
+                   " CPUs, fewer than the " + std::to_string(most_threads) + " threads the experiment runs");
+      }
+      const kernel::KernelSpec ks = kernel::load_kernel(e.kernel_variants[k], {config_root + "/kernels"}, ko);
+      kernel::check_kernel_fits_machine(ks, m.nodes, e.machine);
+      const std::optional<Node> params =
+          params_for(e.axes, c, e.kernel_params[k] ? e.kernel_params[k] : e.workload_params);
+      made.push_back(kind.make(params ? &*params : nullptr));
+      if (params) params->finish();  // an axis naming no parameter of the workload
+      x.kernels.push_back(e.kernels[k] + " " + combination_label(e.axes, c));
+      x.kernel_variants.push_back(e.kernel_variants[k]);
+      x.kernel_options.push_back(e.kernel_options[k]);
+      x.kernel_params.push_back(params);
+      x.kernel_resolved.push_back(made.back()->params());
+      x.entry_labels.push_back(e.kernels[k]);
+      std::vector<std::string> labels;
+      for (std::size_t i = 0; i < e.axes.size(); ++i) labels.push_back(e.axes[i].values[c[i]].label);
+      x.axis_values.push_back(std::move(labels));
+      x.machine_overrides.push_back(mo);
+      x.kernel_overrides.push_back(ko);
+    }
+  }
+  e = std::move(x);
+}
+
 // `threads:` (the workloads' inputs checked against each count), `placement:`, `run:`, `seed:`,
 // `repeats:`. Returns whether a process may sleep on a mutex.
 void read_sweep(const Node& root, const machine::MachineSpec& mspec, const workload::WorkloadKind& kind,
@@ -385,6 +446,7 @@ ExperimentSpec load_experiment(const std::string& path, const std::string& confi
   const auto& kind = read_workload(root, e, made);
   read_kernels(root, config_root, mspec, kind, e, made);
   read_sweep(root, mspec, kind, made, e);
+  expand_vary(root, config_root, kind, e, made);
   refuse_os(root);
   read_costs_and_figures(root, *made.front(), e);
   read_calibration(root, e);

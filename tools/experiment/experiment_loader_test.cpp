@@ -241,3 +241,79 @@ TEST(ExperimentLoader, SeveralLocksInAnEntrysParametersAreSeeded) {
 
 }  // namespace
 }  // namespace walksim::experiment
+
+namespace walksim::experiment {
+namespace {
+
+const std::string kVaried = R"(name: varied
+description: "x"
+machine: nehalem-ep-2s8c
+kernels: [linux-2.6.35, linux-2.6.38]
+workload: {kind: stat-loop, params: {path_components: 2}}
+vary:
+  machine.memory.dram_access: [30ns, 60ns]
+  kernel.cpu_costs.component: {scale: [0.5, 2]}
+  workload.params.path_components: [1, 3]
+threads: [1, 2]
+run: {ops_per_process: 100, warmup_ops: 0}
+)";
+
+ExperimentSpec load_spec(const std::string& yaml) {
+  const auto path = std::filesystem::temp_directory_path() / ("walksim-vary-" + std::to_string(getpid()) + ".yaml");
+  std::ofstream(path) << yaml;
+  auto spec = load_experiment(path.string(), kRoot);
+  std::filesystem::remove(path);
+  return spec;
+}
+
+TEST(Vary, EveryKernelEntryBecomesOneSeriesPerCombinationOfTheAxes) {
+  const ExperimentSpec s = load_spec(kVaried);
+  ASSERT_EQ(s.axes.size(), 3u);
+  ASSERT_EQ(s.kernels.size(), 2u * 2 * 2 * 2);
+  EXPECT_EQ(s.kernels[0], "linux-2.6.35 dram_access=30ns component=x0.5 path_components=1");
+  EXPECT_EQ(s.kernels[15], "linux-2.6.38 dram_access=60ns component=x2 path_components=3");
+  EXPECT_EQ(s.entry_labels[15], "linux-2.6.38");
+  EXPECT_EQ(s.kernel_variants[15], "linux-2.6.38");
+  EXPECT_EQ((s.axis_values[5]), (std::vector<std::string>{"60ns", "x0.5", "3"}));
+  ASSERT_EQ(s.machine_overrides[5].size(), 1u);
+  EXPECT_EQ(s.machine_overrides[5][0].path, "memory.dram_access");
+  EXPECT_EQ(s.kernel_overrides[5][0].scale, 0.5);
+  // The workload of a series reads its own value of the axis.
+  ASSERT_TRUE(s.kernel_params[5]);
+  EXPECT_EQ(s.kernel_params[5]->child("path_components").as_uint(), 3u);
+  EXPECT_EQ(std::get<std::uint64_t>(s.kernel_resolved[5][0].value), 3u);
+}
+
+TEST(Vary, AMistakenPathOrValueIsNamedWhereTheExperimentWritesIt) {
+  auto varied = [](const std::string& axis) {
+    std::string y = kVaried;
+    const auto at = y.find("vary:\n");
+    const auto end = y.find("threads:");
+    return y.substr(0, at) + "vary:\n  " + axis + "\n" + y.substr(end);
+  };
+  std::string key;
+  std::string e = load(varied("machine.memory.dram_acess: [30ns]"), &key);
+  EXPECT_NE(e.find("has no key 'dram_acess' (did you mean 'dram_access'?)"), std::string::npos) << e;
+  EXPECT_NE(e.find(":7:"), std::string::npos) << e;  // the experiment file, the vary line
+  e = load(varied("machine.memory.dram_access: [30furlongs]"), &key);
+  EXPECT_NE(e.find("30furlongs"), std::string::npos) << e;
+  EXPECT_NE(e.find(":7:"), std::string::npos) << e;
+  e = load(varied("kernel.cpu_costs.componnt: {scale: [2]}"), &key);
+  EXPECT_NE(e.find("did you mean 'component'"), std::string::npos) << e;
+  e = load(varied("workload.params.path_componnts: [2]"), &key);
+  EXPECT_NE(e.find("path_componnts"), std::string::npos) << e;
+  e = load(varied("disk.speed: [1]"), &key);
+  EXPECT_NE(e.find("starting with machine., kernel. or workload.params."), std::string::npos) << e;
+  e = load(varied("machine.memory.dram_access: [30ns, 30ns]"), &key);
+  EXPECT_NE(e.find("given twice"), std::string::npos) << e;
+  e = load(varied("machine.layout.cores_per_socket: [1]"), &key);  // the machine it makes is checked whole
+  EXPECT_NE(e.find("does not fit the layout: with 1 cores per socket"), std::string::npos) << e;
+  e = load(
+      kVaried +
+          "published:\n  - {metric: throughput, kernel: linux-2.6.35, threads: 1, value: 1, unit: stat/s, source: x}\n",
+      &key);
+  EXPECT_NE(e.find("cannot vary"), std::string::npos) << e;
+}
+
+}  // namespace
+}  // namespace walksim::experiment

@@ -11,6 +11,7 @@
 #include "models/config/strict_yaml.hpp"
 #include "models/kernel/kernel_spec.hpp"
 #include "models/workload/simulate.hpp"
+#include "tools/experiment/vary.hpp"
 
 namespace walksim::experiment {
 
@@ -39,9 +40,18 @@ struct ExperimentSpec {
   std::string machine;
   // One entry per compared configuration: its label (rows, plots), the kernel variant it runs,
   // and the variant's options. A plain name in the YAML is its own label with the shared options.
+  // With `vary:`, one entry per kernel entry and combination of the axes' values (a series): its
+  // label is the entry's with the combination appended ("linux-2.6.35 router_latency=x0.5").
   std::vector<std::string> kernels;          // labels
   std::vector<std::string> kernel_variants;  // configs/kernels names
   std::vector<kernel::KernelOptions> kernel_options;
+  std::vector<Axis> axes;  // `vary:`
+  // Per series: the entry's own label (the seed of its points: every combination of the axes runs
+  // with the same seeds, so that what differs between them is the parameters), the labels of its
+  // axis values (one per axis), and the overrides its machine and kernel are loaded with.
+  std::vector<std::string> entry_labels;
+  std::vector<std::vector<std::string>> axis_values;
+  std::vector<std::vector<config::Override>> machine_overrides, kernel_overrides;
   kernel::KernelOptions options;  // the experiment-wide kernel_options
   std::string workload;
   std::optional<config::Node> workload_params;  // kept as YAML: each workload reads its own

@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -50,6 +52,32 @@ bool complete(const fs::path& p, const std::string& term) {
   return all.size() >= iend.size() && all.compare(all.size() - iend.size(), iend.size(), iend) == 0;
 }
 
+// The kernel entries of a varied experiment, in order, each with the series of its combinations
+// (the loader expands entries outermost, combinations in order inside).
+std::vector<std::pair<std::string, std::vector<std::size_t>>> entries(const ExperimentResult& r) {
+  std::vector<std::pair<std::string, std::vector<std::size_t>>> out;
+  const auto& s = r.spec;
+  for (std::size_t k = 0; k < s.kernels.size(); ++k) {
+    if (out.empty() || out.back().first != s.entry_labels[k]) out.push_back({s.entry_labels[k], {}});
+    out.back().second.push_back(k);
+  }
+  return out;
+}
+
+const Row* row_of(const ExperimentResult& r, const std::string& label, std::uint32_t threads) {
+  for (const auto& row : r.rows) {
+    if (row.kernel == label && row.threads == threads) return &row;
+  }
+  return nullptr;
+}
+
+// A file name made of an entry's label: characters other than [A-Za-z0-9._-] become '_'.
+std::string file_safe(const std::string& s) {
+  std::string out;
+  for (char c : s) out += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_' ? c : '_';
+  return out;
+}
+
 }  // namespace
 
 std::string gnuplot_safe(const std::string& s) {
@@ -79,6 +107,107 @@ std::string plot_data(const ExperimentResult& r) {
   }
   return data;
 }
+
+std::string heat_data(const ExperimentResult& r) {
+  const auto& s = r.spec;
+  if (s.axes.empty()) return "";
+  std::string data =
+      s.axes.size() == 1
+          ? "# per kernel entry: thread index, value index of " + gnuplot_safe(s.axes[0].key) + ", throughput\n"
+          : "# per kernel entry, at the largest thread count: value index of " + gnuplot_safe(s.axes[0].key) + ", of " +
+                gnuplot_safe(s.axes[1].key) + ", throughput (the other axes at their first value)\n";
+  const std::uint32_t most = *std::max_element(s.threads.begin(), s.threads.end());
+  for (const auto& [entry, series] : entries(r)) {
+    data += "# " + gnuplot_safe(entry) + "\n";
+    if (s.axes.size() == 1) {
+      for (std::size_t j = 0; j < series.size(); ++j) {
+        for (std::size_t i = 0; i < s.threads.size(); ++i) {
+          const Row* row = row_of(r, s.kernels[series[j]], s.threads[i]);
+          data += fmt::format("{} {} {}\n", i, j, row ? row->value("throughput") : 0.0);
+        }
+        data += "\n";
+      }
+    } else {
+      // Combinations run with the first axis slowest: the series at (a, b, 0, ...) is a * stride + b * stride2.
+      std::size_t stride1 = 1;
+      for (std::size_t i = 2; i < s.axes.size(); ++i) stride1 *= s.axes[i].values.size();
+      const std::size_t stride0 = stride1 * s.axes[1].values.size();
+      for (std::size_t b = 0; b < s.axes[1].values.size(); ++b) {
+        for (std::size_t a = 0; a < s.axes[0].values.size(); ++a) {
+          const Row* row = row_of(r, s.kernels[series[a * stride0 + b * stride1]], most);
+          data += fmt::format("{} {} {}\n", a, b, row ? row->value("throughput") : 0.0);
+        }
+        data += "\n";
+      }
+    }
+    data += "\n";
+  }
+  return data;
+}
+
+std::vector<std::string> plot_files(const ExperimentResult& r) {
+  std::vector<std::string> out;
+  for (const Plot& p : kPlots) out.emplace_back(p.file);
+  if (!r.spec.axes.empty()) {
+    for (const auto& [entry, series] : entries(r)) out.push_back("heatmap-" + file_safe(entry));
+  }
+  return out;
+}
+
+namespace {
+
+// gnuplot tics naming positions 0, 1, ... with `labels`.
+std::string tics(const std::vector<std::string>& labels) {
+  std::string t = "(";
+  for (std::size_t i = 0; i < labels.size(); ++i)
+    t += fmt::format("{}'{}' {}", i ? ", " : "", gnuplot_safe(labels[i]), i);
+  return t + ")";
+}
+
+std::string heat_script(const ExperimentResult& r, const std::string& set_term, const char* term) {
+  const auto& s = r.spec;
+  std::vector<std::string> thread_labels, a0, a1;
+  for (std::uint32_t t : s.threads) thread_labels.push_back(std::to_string(t));
+  for (const auto& v : s.axes[0].values) a0.push_back(v.label);
+  if (s.axes.size() > 1) {
+    for (const auto& v : s.axes[1].values) a1.push_back(v.label);
+  }
+  const std::string unit = r.rows.empty() ? "" : r.rows.front().throughput_unit;
+  const std::uint32_t most = *std::max_element(s.threads.begin(), s.threads.end());
+  std::string script;
+  std::size_t index = 0;
+  for (const auto& [entry, series] : entries(r)) {
+    script += set_term + "\n";
+    script += fmt::format("set output 'heatmap-{}.{}'\n", file_safe(entry), term);
+    if (s.axes.size() == 1) {
+      script += fmt::format("set title '{}: throughput ({}) by threads and {}' noenhanced\n", gnuplot_safe(entry),
+                            gnuplot_safe(unit), gnuplot_safe(s.axes[0].key));
+      script += "set xlabel 'threads'\nset xtics " + tics(thread_labels) + "\n";
+      script += fmt::format("set ylabel '{}' noenhanced\nset ytics {}\n", gnuplot_safe(s.axes[0].key), tics(a0));
+    } else {
+      script += fmt::format("set title '{}: throughput ({}) at {} threads' noenhanced\n", gnuplot_safe(entry),
+                            gnuplot_safe(unit), most);
+      script += fmt::format("set xlabel '{}' noenhanced\nset xtics {}\n", gnuplot_safe(s.axes[0].key), tics(a0));
+      script += fmt::format("set ylabel '{}' noenhanced\nset ytics {}\n", gnuplot_safe(s.axes[1].key), tics(a1));
+    }
+    // A light palette, so that the values printed on the cells stay readable.
+    script +=
+        "unset logscale x\nunset logscale y\nunset grid\nset logscale cb\nset cblabel 'throughput' noenhanced\n"
+        "set palette defined (0 '#ffffff', 1 '#3d7cc9')\n"
+        "set offsets 0, 0, 0, 0\nset autoscale xfix\nset autoscale yfix\nunset key\n";
+    script += fmt::format(
+        "plot 'heat.dat' index {} using 1:2:3 with image, '' index {} using 1:2:(sprintf('%.4g', $3)) "
+        "with labels\n",
+        index, index);
+    script +=
+        "unset output\nunset logscale cb\nunset cblabel\nunset xtics\nunset ytics\nset xtics\nset ytics\n"
+        "set palette defined\n";
+    ++index;
+  }
+  return script;
+}
+
+}  // namespace
 
 std::string plot_script(const ExperimentResult& r) {
   const std::string unit = r.rows.empty() ? "" : r.rows.front().throughput_unit;
@@ -111,11 +240,12 @@ std::string plot_script(const ExperimentResult& r) {
       }
       script += "\nunset output\n";
     }
+    if (!r.spec.axes.empty()) script += heat_script(r, set_term, term);
   }
   return script;
 }
 
-std::string run_gnuplot(const std::string& dir) {
+std::string run_gnuplot(const std::string& dir, const std::vector<std::string>& files) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addchdir_np(&actions, dir.c_str());
@@ -138,14 +268,14 @@ std::string run_gnuplot(const std::string& dir) {
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     std::error_code ec;
-    for (const Plot& p : kPlots) {
-      for (const char* term : kTerms) fs::remove(fs::path(dir) / fmt::format("{}.{}", p.file, term), ec);
+    for (const auto& p : files) {
+      for (const char* term : kTerms) fs::remove(fs::path(dir) / fmt::format("{}.{}", p, term), ec);
     }
     return "gnuplot failed: plots skipped (see gnuplot.log); the data is in plot.dat";
   }
-  for (const Plot& p : kPlots) {
+  for (const auto& p : files) {
     for (const char* term : kTerms) {
-      const fs::path f = fs::path(dir) / fmt::format("{}.{}", p.file, term);
+      const fs::path f = fs::path(dir) / fmt::format("{}.{}", p, term);
       if (!complete(f, term)) {
         throw OutputError("cannot write the plot " + f.filename().string() +
                           ": gnuplot left it incomplete (disk full?)");
@@ -154,7 +284,9 @@ std::string run_gnuplot(const std::string& dir) {
   }
   std::error_code ec;
   if (fs::file_size(fs::path(dir) / "gnuplot.log", ec) == 0 && !ec) fs::remove(fs::path(dir) / "gnuplot.log", ec);
-  return "plots: throughput, scaling and ns_per_op (.svg and .png)";
+  return files.size() > 3 ? "plots: throughput, scaling, ns_per_op and " + std::to_string(files.size() - 3) +
+                                " heat map(s) (.svg and .png)"
+                          : "plots: throughput, scaling and ns_per_op (.svg and .png)";
 }
 
 }  // namespace walksim::experiment

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "tools/experiment/runner.hpp"
 
@@ -16,11 +17,18 @@ namespace walksim::experiment {
 std::string gnuplot_safe(const std::string& s);
 
 std::string plot_data(const ExperimentResult& r);
+// With vary: heat.dat, one block per kernel entry: throughput over (thread count x the axis's
+// values) with one axis, over (first axis x second axis) at the largest thread count with more.
+// Empty without axes.
+std::string heat_data(const ExperimentResult& r);
 std::string plot_script(const ExperimentResult& r);
+// The names of the files plot.gp makes (without .svg/.png): throughput, scaling, ns_per_op, and a
+// heatmap-<entry> per kernel entry with vary:.
+std::vector<std::string> plot_files(const ExperimentResult& r);
 
 // Runs `gnuplot plot.gp` in `dir` (execvp through posix_spawn; no shell), stderr to gnuplot.log,
-// and checks that every plot it should have made is there and not empty. Returns a note for the
-// user: the plots written, or why not.
-std::string run_gnuplot(const std::string& dir);
+// and checks that every plot of `files` (as plot_files names them) is there and complete. Returns
+// a note for the user: the plots written, or why not.
+std::string run_gnuplot(const std::string& dir, const std::vector<std::string>& files);
 
 }  // namespace walksim::experiment

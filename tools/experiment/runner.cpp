@@ -32,7 +32,18 @@ class Context {
  public:
   Context(const ExperimentSpec& spec, const std::string& root)
       : spec_(spec), machine_(machine::load_machine(spec.machine, {root + "/machines"})) {
-    for (const auto& k : spec.kernel_variants) kernels_.push_back(kernel::load_kernel(k, {root + "/kernels"}));
+    // A spec edited in code may leave the per-series lists behind: only lists of every series count.
+    const bool per_series = spec.kernel_overrides.size() == spec.kernel_variants.size() &&
+                            spec.machine_overrides.size() == spec.kernel_variants.size();
+    for (std::size_t k = 0; k < spec.kernel_variants.size(); ++k) {
+      const auto& ko = per_series ? spec.kernel_overrides[k] : std::vector<config::Override>{};
+      kernels_.push_back(kernel::load_kernel(spec.kernel_variants[k], {root + "/kernels"}, ko));
+      // A series whose axes change the machine runs on a machine of its own.
+      if (per_series && !spec.machine_overrides[k].empty()) {
+        varied_.emplace(
+            k, machine::Machine(machine::load_machine(spec.machine, {root + "/machines"}, spec.machine_overrides[k])));
+      }
+    }
   }
 
   // Runs the jobs on up to `jobs` host threads; results in job order. The first error of any
@@ -106,19 +117,25 @@ class Context {
  private:
   workload::RunResult run_point(const Job& j, workload::Workload& w, const std::atomic<bool>& stop) const {
     workload::RunSpec rs;
-    rs.machine = &machine_;
+    const auto own = varied_.find(j.kernel);
+    rs.machine = own != varied_.end() ? &own->second : &machine_;
     rs.kernel = &kernels_[j.kernel];
     rs.options = spec_.kernel_options[j.kernel];
     rs.threads = j.threads;
     rs.placement = spec_.placement;
     rs.control = spec_.control;
-    rs.seed = point_seed(spec_.seed, spec_.kernels[j.kernel], j.threads, j.repeat);
+    rs.seed = point_seed(spec_.seed, seed_label(j.kernel), j.threads, j.repeat);
     rs.cost_scale = j.cost_scale;
     rs.hot_lines = spec_.hot_lines;
     rs.check = spec_.check;
     rs.cancel = &stop;
     rs.min_measured_ops = workload::kMinMeasuredOps;
     return workload::simulate(rs, w);
+  }
+
+  // The label a series' seeds come from: its kernel entry's (the same for every combination of the axes).
+  const std::string& seed_label(std::size_t k) const {
+    return spec_.entry_labels.size() == spec_.kernels.size() ? spec_.entry_labels[k] : spec_.kernels[k];
   }
 
   std::string point_name(const Job& j) const {
@@ -154,6 +171,7 @@ class Context {
 
   const ExperimentSpec& spec_;
   machine::Machine machine_;
+  std::map<std::size_t, machine::Machine> varied_;  // by series: machines with axis overrides
   std::vector<kernel::KernelSpec> kernels_;
 };
 

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "tools/experiment/experiment_spec.hpp"
 
@@ -127,6 +128,37 @@ TEST(Runner, TheCalibratedShareIsThePartOfThePointsTimeSpentInTheFittedParameter
   EXPECT_GT(want, 0.2);
   EXPECT_LT(want, 1.0);
   EXPECT_DOUBLE_EQ(r.rows[0].value("calibrated_share"), want);
+}
+
+}  // namespace
+}  // namespace walksim::experiment
+
+namespace walksim::experiment {
+namespace {
+
+TEST(RunnerVary, TheUnscaledCombinationReproducesTheExperimentWithoutTheAxisAndTheOthersDiffer) {
+  // Every combination runs with its kernel entry's seeds, so the one that changes nothing (x1) is
+  // the experiment without vary:, point for point, even for a seeded workload.
+  auto plain = load_experiment(data("dbench-small.yaml"), kRoot);
+  plain.repeats = 1;
+  const auto base = run_experiment(plain, kRoot, 2);
+  const auto path = std::filesystem::temp_directory_path() / "walksim-runner-vary.yaml";
+  {
+    std::ifstream in(data("dbench-small.yaml"));
+    std::stringstream text;
+    text << in.rdbuf();
+    std::ofstream(path) << text.str() << "vary:\n  machine.memory.dram_access: {scale: [1, 3]}\n";
+  }
+  auto varied_spec = load_experiment(path.string(), kRoot);
+  std::filesystem::remove(path);
+  varied_spec.repeats = 1;
+  const auto varied = run_experiment(varied_spec, kRoot, 2);
+  for (std::uint32_t t : {1u, 4u}) {
+    for (const std::string k : {"linux-2.6.35", "linux-2.6.38"}) {
+      EXPECT_EQ(row(varied, k + " dram_access=x1", t).value("throughput"), row(base, k, t).value("throughput")) << k;
+      EXPECT_LT(row(varied, k + " dram_access=x3", t).value("throughput"), row(base, k, t).value("throughput")) << k;
+    }
+  }
 }
 
 }  // namespace

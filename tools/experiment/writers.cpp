@@ -75,6 +75,13 @@ std::string hot_name(const workload::HotLine& h) {
 
 namespace {
 
+// The width of the tables' first column: the longest series label, at least 24.
+int label_width(const ExperimentResult& r) {
+  std::size_t w = 24;
+  for (const auto& k : r.spec.kernels) w = std::max(w, k.size());
+  return static_cast<int>(w);
+}
+
 // Which marks the rows table used, so that each is explained once below it.
 struct RowFlags {
   bool disagree = false, smt = false, bytes_over = false;
@@ -82,7 +89,8 @@ struct RowFlags {
 
 // One line per row: throughput with its spread, ns/op, scaling, RMW/op, CPU use, times, marks.
 RowFlags print_rows(const ExperimentResult& r, std::ostream& out) {
-  fmt::print(out, "{:<24} {:>7} {:>12} {:>7} {:<10} {:>10} {:>9} {:>9} {:>6} {:>10} {:>10}\n", "kernel", "threads",
+  const int lw = label_width(r);
+  fmt::print(out, "{:<{}} {:>7} {:>12} {:>7} {:<10} {:>10} {:>9} {:>9} {:>6} {:>10} {:>10}\n", "kernel", lw, "threads",
              "throughput", "±", "unit", "ns/op", "scaling%", "RMW/op", "cpu%", "wall s", "cpu s");
   RowFlags f;
   for (const auto& row : r.rows) {
@@ -96,8 +104,8 @@ RowFlags print_rows(const ExperimentResult& r, std::ostream& out) {
     if (disagree) flags += " !";
     if (row.value("smt_cores") > 0) flags += " S";
     if (bytes_over) flags += " b";
-    fmt::print(out, "{:<24} {:>7} {:>12} {:>7} {:<10} {:>10.1f} {:>9.1f} {:>9.2f} {:>6.0f} {:>10.4g} {:>10.4g}{}\n",
-               row.kernel, row.threads, si(t.mean), pm(t, r.seeded), row.throughput_unit, row.value("ns_per_op"),
+    fmt::print(out, "{:<{}} {:>7} {:>12} {:>7} {:<10} {:>10.1f} {:>9.1f} {:>9.2f} {:>6.0f} {:>10.4g} {:>10.4g}{}\n",
+               row.kernel, lw, row.threads, si(t.mean), pm(t, r.seeded), row.throughput_unit, row.value("ns_per_op"),
                row.value("scaling_pct"), row.value("atomic_rmw_per_op"), 100 * row.value("cpu_utilisation"),
                row.value("wall_s"), row.value("cpu_s"), flags);
   }
@@ -150,11 +158,12 @@ void print_flag_notes(const ExperimentResult& r, const RowFlags& f, std::ostream
 // One process's real/user/sys, as time(1) reports them, when the experiment extrapolates.
 void print_time1(const ExperimentResult& r, std::ostream& out) {
   const auto& s = r.spec;
+  const int lw = label_width(r);
   if (s.extrapolate_ops) {
     fmt::print(out, "\none process, extrapolated to {} operations (time(1) columns):\n", s.extrapolate_ops);
-    fmt::print(out, "{:<24} {:>7} {:>10} {:>10} {:>10}\n", "kernel", "threads", "real s", "user s", "sys s");
+    fmt::print(out, "{:<{}} {:>7} {:>10} {:>10} {:>10}\n", "kernel", lw, "threads", "real s", "user s", "sys s");
     for (const auto& row : r.rows) {
-      fmt::print(out, "{:<24} {:>7} {:>10.3f} {:>10.3f} {:>10.3f}\n", row.kernel, row.threads,
+      fmt::print(out, "{:<{}} {:>7} {:>10.3f} {:>10.3f} {:>10.3f}\n", row.kernel, lw, row.threads,
                  row.value("process_real_s"), row.value("process_user_s"), row.value("process_sys_s"));
     }
   }
@@ -182,19 +191,21 @@ void print_hot_lines(const ExperimentResult& r, std::ostream& out) {
 }
 
 void print_fallbacks(const ExperimentResult& r, std::ostream& out) {
+  const int lw = label_width(r);
   bool any_rcu = false;
   for (const auto& row : r.rows) any_rcu |= row.walk.rcu_lookups > 0;
   if (any_rcu) {
     fmt::print(out, "\nrcu-walk fallbacks (as in Documentation/filesystems/path-lookup.txt):\n");
-    fmt::print(out, "{:<24} {:>7} {:>12} {:>8} {:>10} {:>10} {:>8} {:>8}\n", "kernel", "threads", "rcu-lookups",
+    fmt::print(out, "{:<{}} {:>7} {:>12} {:>8} {:>10} {:>10} {:>8} {:>8}\n", "kernel", lw, "threads", "rcu-lookups",
                "restart", "nodentry", "permission", "link", "reval");
     for (const auto& row : r.rows) {
       if (!row.walk.rcu_lookups) continue;
       const auto& w = row.walk;
       const double n = static_cast<double>(w.rcu_lookups);
-      fmt::print(out, "{:<24} {:>7} {:>12} {:>8} {:>10} {:>10} {:>8} {:>8}\n", row.kernel, row.threads, w.rcu_lookups,
-                 w.restarts, fmt::format("{} ({:.1f}%)", w.nodentry, 100.0 * static_cast<double>(w.nodentry) / n),
-                 w.permission, w.link, w.reval);
+      fmt::print(out, "{:<{}} {:>7} {:>12} {:>8} {:>10} {:>10} {:>8} {:>8}\n", row.kernel, lw, row.threads,
+                 w.rcu_lookups, w.restarts,
+                 fmt::format("{} ({:.1f}%)", w.nodentry, 100.0 * static_cast<double>(w.nodentry) / n), w.permission,
+                 w.link, w.reval);
     }
   }
 }
@@ -237,6 +248,21 @@ nlohmann::json params_json(const workload::ResolvedParams& params) {
   return out;
 }
 
+// The series (index into spec.kernels) of a row's label.
+std::size_t series_of(const ExperimentSpec& s, const std::string& label) {
+  for (std::size_t k = 0; k < s.kernels.size(); ++k) {
+    if (s.kernels[k] == label) return k;
+  }
+  throw std::logic_error("a row of an unknown series: " + label);
+}
+
+// A series' axis values by key (vary:).
+nlohmann::json axes_json(const ExperimentSpec& s, std::size_t series) {
+  nlohmann::json a = nlohmann::json::object();
+  for (std::size_t i = 0; i < s.axes.size(); ++i) a[s.axes[i].key] = s.axis_values[series][i];
+  return a;
+}
+
 // What ran: the resolved configuration (defaults included) and the fitted parameter.
 nlohmann::json config_json(const ExperimentResult& r) {
   const auto& s = r.spec;
@@ -253,6 +279,18 @@ nlohmann::json config_json(const ExperimentResult& r) {
          {"kernel", s.kernel_variants[k]},
          {"options", {{"prefetch", o.prefetch}, {"posix_acl", o.posix_acl}, {"caller_is_owner", o.caller_is_owner}}},
          {"params", params_json(s.kernel_resolved[k])}});
+  }
+  if (!s.axes.empty()) {
+    cfg["vary"] = nlohmann::json::array();
+    for (const auto& a : s.axes) {
+      nlohmann::json values = nlohmann::json::array();
+      for (const auto& v : a.values) values.push_back(v.label);
+      cfg["vary"].push_back({{"key", a.key}, {"values", values}});
+    }
+    for (std::size_t k = 0; k < s.kernels.size(); ++k) {
+      cfg["kernels"][k]["entry"] = s.entry_labels[k];
+      cfg["kernels"][k]["axes"] = axes_json(s, k);
+    }
   }
   cfg["workload"] = s.workload;
   cfg["workload_params"] = params_json(s.workload_resolved);
@@ -347,7 +385,10 @@ nlohmann::json results_json(const ExperimentResult& r, const std::string& versio
                         {"residual_pct", r.calibration->residual_pct}};
   }
   j["rows"] = nlohmann::json::array();
-  for (const auto& row : r.rows) j["rows"].push_back(row_json(row));
+  for (const auto& row : r.rows) {
+    j["rows"].push_back(row_json(row));
+    if (!r.spec.axes.empty()) j["rows"].back()["axes"] = axes_json(r.spec, series_of(r.spec, row.kernel));
+  }
   j["points"] = nlohmann::json::array();
   for (const auto& p : r.points) j["points"].push_back(point_json(p));
   check_numbers(j, "");
@@ -371,11 +412,19 @@ std::string write_outputs(const ExperimentResult& r, const OutputDir& dir, const
                       {"walksim_version", version}};
   write_checked(dir.file("meta.json"), meta.dump(2) + "\n");
   // results.csv: long format, a metric per line with its spread over the repeats.
-  std::string csv = "kernel,threads,metric,value,unit,sd,min,max,n\n";
+  // With vary:, one column per axis after the kernel's label: the series' value of that axis.
+  std::string axis_header;
+  for (const auto& a : r.spec.axes) axis_header += "," + csv_field(a.key);
+  std::string csv = "kernel" + axis_header + ",threads,metric,value,unit,sd,min,max,n\n";
   for (const auto& row : r.rows) {
+    std::string axis_cells;
+    if (!r.spec.axes.empty()) {
+      for (const auto& v : r.spec.axis_values[series_of(r.spec, row.kernel)]) axis_cells += "," + csv_field(v);
+    }
     auto add = [&](const char* metric, double v, const std::string& unit, const Spread* sp) {
       const std::string spread = sp ? fmt::format("{},{},{},{}", sp->sd, sp->min, sp->max, sp->n) : ",,,";
-      csv += fmt::format("{},{},{},{},{},{}\n", csv_field(row.kernel), row.threads, metric, v, csv_field(unit), spread);
+      csv += fmt::format("{}{},{},{},{},{},{}\n", csv_field(row.kernel), axis_cells, row.threads, metric, v,
+                         csv_field(unit), spread);
     };
     for (const auto& m : metric_defs()) {
       const auto it = row.metrics.find(m.name);
@@ -401,8 +450,9 @@ std::string write_outputs(const ExperimentResult& r, const OutputDir& dir, const
   write_checked(dir.file("hotlines.csv"), hot);
   // Plots: data and script always; the images when gnuplot is installed.
   write_checked(dir.file("plot.dat"), plot_data(r));
+  if (!r.spec.axes.empty()) write_checked(dir.file("heat.dat"), heat_data(r));
   write_checked(dir.file("plot.gp"), plot_script(r));
-  return run_gnuplot(dir.tmp());
+  return run_gnuplot(dir.tmp(), plot_files(r));
 }
 
 }  // namespace walksim::experiment

@@ -216,3 +216,37 @@ TEST(Writers, SmtPointsAreMarked) {
 
 }  // namespace
 }  // namespace walksim::experiment
+
+namespace walksim::experiment {
+namespace {
+
+TEST(WritersVary, EachAxisIsAColumnOfResultsCsvAndAKeyOfEveryRowAndTheHeatMapsAreWritten) {
+  const auto path = fs::temp_directory_path() / ("walksim-writers-vary-" + std::to_string(getpid()) + ".yaml");
+  {
+    std::ifstream in(std::string(WALKSIM_SOURCE_DIR) + "/tools/experiment/testdata/small.yaml");
+    std::stringstream text;
+    text << in.rdbuf();
+    std::ofstream(path) << text.str() << "vary:\n  machine.memory.dram_access: [40ns, 80ns]\n";
+  }
+  const auto spec = load_experiment(path.string(), kRoot);
+  fs::remove(path);
+  const auto r = run_experiment(spec, kRoot, 2);
+  const auto j = results_json(r, "t");
+  ASSERT_EQ(j["config"]["vary"].size(), 1u);
+  EXPECT_EQ(j["config"]["vary"][0]["key"], "machine.memory.dram_access");
+  EXPECT_EQ(j["rows"][0]["axes"]["machine.memory.dram_access"], "40ns");
+  EXPECT_EQ(j["rows"].back()["axes"]["machine.memory.dram_access"], "80ns");
+  TempDir tmp;
+  OutputDir dir(tmp.path.string(), false);
+  write_outputs(r, dir, "t", "test");
+  const std::string csv = read(fs::path(dir.tmp()) / "results.csv");
+  const std::string header = csv.substr(0, csv.find('\n'));
+  EXPECT_EQ(header, "kernel,machine.memory.dram_access,threads,metric,value,unit,sd,min,max,n");
+  const std::string first = csv.substr(header.size() + 1, csv.find('\n', header.size() + 1) - header.size() - 1);
+  EXPECT_EQ(csv_split(first)[1], "40ns");
+  EXPECT_EQ(plot_files(r).size(), 3u + 2u);  // two kernel entries: a heat map each
+  EXPECT_NE(heat_data(r).find("# "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace walksim::experiment
