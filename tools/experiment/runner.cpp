@@ -50,7 +50,7 @@ class Context {
   // point sets `stop`, which stops the other points at their next system call, and is thrown here,
   // on the caller's thread, named with its point. Ctrl-C sets `stop` too: then Interrupted is thrown.
   std::vector<workload::RunResult> run(const std::vector<Job>& list, unsigned jobs, const Progress& progress,
-                                       std::atomic<bool>& stop) {
+                                       std::atomic<bool>& stop, const std::string& phase = "") {
     // Workloads are made here, on one thread, because their parameters are read from shared YAML nodes.
     std::vector<std::unique_ptr<workload::Workload>> made;
     for (std::size_t i = 0; i < list.size(); ++i) {
@@ -63,10 +63,14 @@ class Context {
     std::atomic<std::size_t> next{0}, done{0};
     std::mutex mutex;  // guards `failure` and the progress callback
     std::exception_ptr failure;
-    auto worker = [&] {
+    auto worker = [&](unsigned w) {
       for (std::size_t i; (i = next++) < list.size();) {
         if (stop.load()) return;
         const Job& j = list[i];
+        if (progress) {
+          std::lock_guard<std::mutex> lock(mutex);
+          progress({true, done.load(), list.size(), w, point_name(j), phase});
+        }
         try {
           out[i] = run_point(j, *made[i], stop);
         } catch (const workload::RunCancelled&) {
@@ -81,7 +85,7 @@ class Context {
         const std::size_t d = ++done;
         if (progress) {
           std::lock_guard<std::mutex> lock(mutex);
-          progress(d, list.size(), point_name(j));
+          progress({false, d, list.size(), w, point_name(j), phase});
         }
       }
     };
@@ -89,12 +93,12 @@ class Context {
     std::vector<std::thread> pool;
     for (unsigned t = 1; t < n; ++t) {
       try {
-        pool.emplace_back(worker);
+        pool.emplace_back(worker, t);
       } catch (const std::system_error&) {
         break;  // the host gives no more threads: the ones running (and this one) do the work
       }
     }
-    worker();
+    worker(0);
     for (auto& t : pool) t.join();
     if (failure) std::rethrow_exception(failure);
     if (stop.load()) throw Interrupted();
@@ -335,7 +339,7 @@ void calibrate(const ExperimentSpec& spec, Context& ctx, unsigned jobs, std::uin
       }
     }
   }
-  const auto runs = ctx.run(jobs_list, jobs, progress, stop);
+  const auto runs = ctx.run(jobs_list, jobs, progress, stop, "calibration");
   const auto n = static_cast<Eigen::Index>(spec.calibrate->points.size());
   Eigen::MatrixXd a(n, 1);
   Eigen::VectorXd y(n);

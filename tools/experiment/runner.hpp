@@ -72,7 +72,15 @@ struct ExperimentResult {
   double host_seconds = 0;
 };
 
-using Progress = std::function<void(std::size_t done, std::size_t total, const std::string& what)>;
+// What the runner is doing: a point started on a worker, or finished. Calls are serialised.
+struct ProgressEvent {
+  bool started = false;             // true: `point` starts on `worker`; false: it finished
+  std::size_t done = 0, total = 0;  // points finished so far, of the run's points
+  unsigned worker = 0;              // the host thread it runs on (0 .. jobs-1)
+  std::string point;                // "linux-2.6.35 x64", "linux-2.6.35 x64 repeat 2"
+  std::string phase;                // "calibration" while the declared fit runs its points, else ""
+};
+using Progress = std::function<void(const ProgressEvent&)>;
 
 // Thrown when `cancel` was set (Ctrl-C, SIGTERM): points in flight stop at their next system
 // call, no new one starts.

@@ -48,13 +48,23 @@ std::size_t ValidationReport::failures() const {
 }
 
 ValidationReport run_validation(const std::vector<std::string>& files, const std::string& config_root, unsigned jobs,
-                                const std::string& base, std::atomic<bool>* cancel) {
+                                const std::string& base, std::atomic<bool>* cancel, const Progress& progress) {
   ValidationReport rep;
   rep.base = base;
-  for (const auto& f : files) {
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const auto& f = files[i];
     ExperimentSpec spec = load_experiment(f, config_root);
     spec.file = relative(f, base);
-    rep.experiments.push_back(run_experiment(spec, config_root, jobs, {}, cancel));
+    Progress each;
+    if (progress) {
+      const std::string name = fmt::format("{} ({}/{})", spec.name, i + 1, files.size());
+      each = [&, name](const ProgressEvent& e) {
+        ProgressEvent x = e;
+        x.phase = e.phase.empty() ? name : name + " " + e.phase;
+        progress(x);
+      };
+    }
+    rep.experiments.push_back(run_experiment(spec, config_root, jobs, each, cancel));
     const auto& res = rep.experiments.back();
     for (const auto& p : spec.published) {
       ValidationRow row;

@@ -44,8 +44,10 @@ struct ValidationReport {
 };
 
 // `base`: the directory the experiment paths are shown relative to. `cancel` as for run_experiment.
+// `progress` sees each experiment's points, its phase prefixed with the experiment's name.
 ValidationReport run_validation(const std::vector<std::string>& files, const std::string& config_root, unsigned jobs,
-                                const std::string& base = "", std::atomic<bool>* cancel = nullptr);
+                                const std::string& base = "", std::atomic<bool>* cancel = nullptr,
+                                const Progress& progress = {});
 void print_validation(const ValidationReport& r, std::ostream& out);
 nlohmann::json validation_json(const ValidationReport& r);
 std::string validation_markdown(const ValidationReport& r);

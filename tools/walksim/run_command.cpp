@@ -16,10 +16,12 @@
 #include "models/machine/machine_loader.hpp"
 #include "tools/experiment/experiment_spec.hpp"
 #include "tools/experiment/output_dir.hpp"
+#include "tools/experiment/progress_line.hpp"
 #include "tools/experiment/writers.hpp"
 #include "tools/walksim/config_paths.hpp"
 #include "tools/walksim/global_options.hpp"
 #include "tools/walksim/probe_command.hpp"
+#include "tools/walksim/progress.hpp"
 #include "tools/walksim/signals.hpp"
 #include "tools/walksim/version.hpp"
 
@@ -125,15 +127,15 @@ void add_run_command(CLI::App& app, const GlobalOptions& global) {
     spec.check = o->check;
     const std::string out = o->out.empty() ? "results/" + spec.name : o->out;
     experiment::OutputDir dir(out, o->force);  // checked before anything is simulated
-    const bool tty = !o->quiet && isatty(STDERR_FILENO);
     auto& cancel = install_cancel_handlers();
+    experiment::ProgressLine line(std::cerr, stderr_is_terminal(), terminal_width());
     const auto result = experiment::run_experiment(
         spec, root, o->jobs,
-        [&](std::size_t d, std::size_t n, const std::string& what) {
-          if (tty) fmt::print(stderr, "\r[{}/{}] {:<40}", d, n, what);
+        [&](const experiment::ProgressEvent& e) {
+          if (!o->quiet) line.on(e);
         },
         &cancel);
-    if (tty) fmt::print(stderr, "\r{:<60}\r", "");
+    line.finish();
     const std::string plots = experiment::write_outputs(result, dir, kVersion, "walksim run " + o->file);
     if (cancel) throw experiment::Interrupted();
     dir.commit();

@@ -9,9 +9,11 @@
 
 #include "models/config/config_error.hpp"
 #include "tools/experiment/output_dir.hpp"
+#include "tools/experiment/progress_line.hpp"
 #include "tools/experiment/validation.hpp"
 #include "tools/walksim/config_paths.hpp"
 #include "tools/walksim/global_options.hpp"
+#include "tools/walksim/progress.hpp"
 #include "tools/walksim/run_command.hpp"
 #include "tools/walksim/signals.hpp"
 
@@ -26,6 +28,7 @@ void add_validate_command(CLI::App& app, const GlobalOptions& global) {
     std::string dir;
     std::string doc;
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+    bool quiet = false;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_flag("--json", o->json, "Print JSON");
@@ -35,6 +38,7 @@ void add_validate_command(CLI::App& app, const GlobalOptions& global) {
                   "Directory of validation experiments (default: experiments/validation of the source tree)");
   cmd->add_option("--doc", o->doc, "With --write-doc: where to write the report instead of docs/validation.md");
   cmd->add_option("--jobs,-j", o->jobs, "Points simulated in parallel")->check(CLI::Range(1u, 1024u));
+  cmd->add_flag("--quiet,-q", o->quiet, "No progress on stderr");
   cmd->callback([o, &global] {
     ignore_sigpipe();
     if (!o->doc.empty() && !o->write_doc) {
@@ -55,7 +59,12 @@ void add_validate_command(CLI::App& app, const GlobalOptions& global) {
       throw experiment::OutputError("--doc " + doc + ": is a directory; give the path of a file");
     }
     auto& cancel = install_cancel_handlers();
-    const auto report = experiment::run_validation(files, root, o->jobs, base.string(), &cancel);
+    experiment::ProgressLine line(std::cerr, stderr_is_terminal(), terminal_width());
+    const auto report = experiment::run_validation(files, root, o->jobs, base.string(), &cancel,
+                                                   [&](const experiment::ProgressEvent& e) {
+                                                     if (!o->quiet) line.on(e);
+                                                   });
+    line.finish();
     if (o->write_doc) experiment::replace_file(doc, experiment::validation_markdown(report), "--doc");
     if (o->json) {
       std::cout << experiment::validation_json(report).dump(2) << "\n";
