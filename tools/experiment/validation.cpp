@@ -155,6 +155,8 @@ std::string validation_markdown(const ValidationReport& r) {
       "is the mean over the experiment's repeats, ± their sample standard deviation. *Calibration share*\n"
       "is the part of the point's simulated time spent in the fitted parameter (dbench's user time, or\n"
       "the kernel's private CPU work): a prediction that is mostly fitted time says little about the model.\n\n"
+      "![Every figure: predicted against published, log-log, with the 25% band; calibration inputs circled]"
+      "(validation.png)\n\n"
       "| id | machine | metric | kernel | threads | published | predicted | error | tolerance | calibration share "
       "| role | result |\n"
       "|---|---|---|---|---|---|---|---|---|---|---|---|\n";

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 
 #include "tools/experiment/experiment_spec.hpp"
 #include "tools/experiment/plots.hpp"
+#include "tools/experiment/validation_plot.hpp"
 
 namespace walksim::experiment {
 namespace {
@@ -246,6 +248,47 @@ TEST(WritersVary, EachAxisIsAColumnOfResultsCsvAndAKeyOfEveryRowAndTheHeatMapsAr
   EXPECT_EQ(csv_split(first)[1], "40ns");
   EXPECT_EQ(plot_files(r).size(), 3u + 2u);  // two kernel entries: a heat map each
   EXPECT_NE(heat_data(r).find("# "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace walksim::experiment
+
+namespace walksim::experiment {
+namespace {
+
+TEST(ValidationPlot, PredictionsInAndOutOfToleranceAndCalibrationsAreThreeBlocksAndNothingUnsafeReachesTheScript) {
+  ValidationReport r;
+  ValidationRow a;
+  a.id = "v-'x`";
+  a.published = 100;
+  a.predicted = 110;
+  a.role = "prediction";
+  a.pass = true;
+  ValidationRow b = a;
+  b.id = "v-b";
+  b.predicted = 300;
+  b.pass = false;
+  ValidationRow c = a;
+  c.id = "v-c";
+  c.role = "calibration";
+  ValidationRow d = a;
+  d.id = "v-d";
+  d.predicted = std::nan("");  // no prediction: left out, and said so
+  r.rows = {a, b, c, d};
+  const std::string data = validation_plot_data(r);
+  const auto first = data.find("\n\n\n");
+  ASSERT_NE(first, std::string::npos);
+  EXPECT_NE(data.substr(0, first).find("100 110 \"v-?x?\""), std::string::npos) << data;
+  const auto second = data.find("\n\n\n", first + 3);
+  EXPECT_NE(data.substr(first, second - first).find("100 300 \"v-b\""), std::string::npos) << data;
+  EXPECT_NE(data.substr(second).find("\"v-c\""), std::string::npos) << data;
+  EXPECT_EQ(data.find("v-d"), std::string::npos);
+  const std::string script = validation_plot_script(r);
+  EXPECT_NE(script.find("1 of 2 predictions within tolerance (1 figure(s) without a positive prediction left out)"),
+            std::string::npos)
+      << script;
+  EXPECT_NE(script.find("set logscale xy"), std::string::npos);
+  EXPECT_NE(script.find("set output 'validation.png'"), std::string::npos);
 }
 
 }  // namespace

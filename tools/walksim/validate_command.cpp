@@ -11,6 +11,7 @@
 #include "tools/experiment/output_dir.hpp"
 #include "tools/experiment/progress_line.hpp"
 #include "tools/experiment/validation.hpp"
+#include "tools/experiment/validation_plot.hpp"
 #include "tools/walksim/config_paths.hpp"
 #include "tools/walksim/global_options.hpp"
 #include "tools/walksim/progress.hpp"
@@ -65,12 +66,16 @@ void add_validate_command(CLI::App& app, const GlobalOptions& global) {
                                                      if (!o->quiet) line.on(e);
                                                    });
     line.finish();
-    if (o->write_doc) experiment::replace_file(doc, experiment::validation_markdown(report), "--doc");
+    std::string picture;
+    if (o->write_doc) {
+      experiment::replace_file(doc, experiment::validation_markdown(report), "--doc");
+      picture = experiment::write_validation_plot(report, doc);
+    }
     if (o->json) {
       std::cout << experiment::validation_json(report).dump(2) << "\n";
     } else {
       experiment::print_validation(report, std::cout);
-      if (o->write_doc) std::cout << "wrote " << doc << "\n";
+      if (o->write_doc) std::cout << "wrote " << doc << "\n" << picture << "\n";
     }
     std::cout.flush();
     if (o->strict && report.failures() > 0) {
