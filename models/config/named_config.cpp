@@ -43,6 +43,7 @@ NamedConfig load_named(const std::string& kind, const std::string& name_or_path,
   if (!overrides.empty()) {
     NamedConfig base = load_named(kind, name_or_path, dirs);
     std::vector<Node> layers;
+    layers.reserve(overrides.size() + 1);
     for (const Override& o : overrides) {
       // Each override is found against a root of its own (looking keys up marks them asked).
       layers.push_back(load_named(kind, name_or_path, dirs).root.override_at(o.path, o.value, o.scale, o.source, o.at));

@@ -29,7 +29,7 @@ std::uint32_t slub_slab_order(std::uint64_t size, std::uint64_t min_objects, std
 // mm/slub.c calculate_order (2.6.35): min_objects = 4 * (fls(nr_cpu_ids) + 1), fewer if the largest
 // slab cannot hold them; waste fractions 1/16, 1/8, 1/4, then fewer objects.
 std::uint32_t slub_order(std::uint64_t size, std::uint32_t cpus, std::uint32_t page_shift) {
-  std::uint64_t min_objects = 4 * (fls(cpus) + 1);
+  std::uint64_t min_objects = std::uint64_t{4} * (fls(cpus) + 1);
   const std::uint64_t max_objects = (std::uint64_t{1} << (page_shift + kSlubMaxOrder)) / size;
   min_objects = std::min(min_objects, max_objects);
   while (min_objects > 1) {

@@ -169,15 +169,15 @@ class GitDiffSource final : public CountingSource {
   // entry's pointer in cache[] and its cache_entry up to the end of its name (the stat fields that
   // ie_match_stat compares, the name that lstat and lstat_cache read).
   void touch_entry(Syscall& out) const {
-    const std::uint32_t L = lines_.line_size;
+    const std::uint32_t line = lines_.line_size;
     if (next_ > begin_) {
       out.add_user_access(
-          static_cast<std::uint32_t>(lines_.block + (layout_->offset[next_ - 1] + IndexLayout::kFlagsAt) / L), true);
+          static_cast<std::uint32_t>(lines_.block + (layout_->offset[next_ - 1] + IndexLayout::kFlagsAt) / line), true);
     }
-    out.add_user_access(static_cast<std::uint32_t>(lines_.pointers + next_ * IndexLayout::kPointer / L), false);
+    out.add_user_access(static_cast<std::uint32_t>(lines_.pointers + next_ * IndexLayout::kPointer / line), false);
     const std::uint64_t from = layout_->offset[next_];
     const std::uint64_t to = from + IndexLayout::kNameAt + tree_.files[next_].size() + 1;
-    for (std::uint64_t l = from / L; l <= (to - 1) / L; ++l)
+    for (std::uint64_t l = from / line; l <= (to - 1) / line; ++l)
       out.add_user_access(static_cast<std::uint32_t>(lines_.block + l), false);
   }
 

@@ -9,9 +9,7 @@ namespace walksim::experiment {
 ProgressLine::ProgressLine(std::ostream& out, bool redraw, std::size_t width, Clock clock)
     : out_(out), redraw_(redraw), width_(std::max<std::size_t>(width, 40)), clock_(std::move(clock)) {
   if (!clock_) {
-    clock_ = [] {
-      return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-    };
+    clock_ = [] { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); };
   }
   start_ = clock_();
 }
@@ -28,7 +26,8 @@ std::string ProgressLine::line(const ProgressEvent& e) const {
   const double elapsed = clock_() - start_;
   // Points differ in cost, so this is a rough guide: the time per point so far, times the points left.
   const std::string eta =
-      e.done == 0 ? "eta ?" : "eta " + duration(elapsed / static_cast<double>(e.done) * static_cast<double>(e.total - e.done));
+      e.done == 0 ? "eta ?"
+                  : "eta " + duration(elapsed / static_cast<double>(e.done) * static_cast<double>(e.total - e.done));
   std::string s = fmt::format("{}[{}/{}] {} ", e.phase.empty() ? "" : e.phase + " ", e.done, e.total, eta);
   for (const auto& [w, point] : running_) s += fmt::format("| {}: {} ", w, point);
   if (s.size() > width_) s = s.substr(0, width_ - 3) + "...";

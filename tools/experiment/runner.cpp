@@ -16,6 +16,7 @@
 #include "models/kernel/kernel_loader.hpp"
 #include "models/machine/machine_loader.hpp"
 #include "models/workload/workload_registry.hpp"
+#include "tools/experiment/journal.hpp"
 
 namespace walksim::experiment {
 namespace {
@@ -30,8 +31,8 @@ struct Job {
 
 class Context {
  public:
-  Context(const ExperimentSpec& spec, const std::string& root)
-      : spec_(spec), machine_(machine::load_machine(spec.machine, {root + "/machines"})) {
+  Context(const ExperimentSpec& spec, const std::string& root, Journal* journal)
+      : spec_(spec), machine_(machine::load_machine(spec.machine, {root + "/machines"})), journal_(journal) {
     // A spec edited in code may leave the per-series lists behind: only lists of every series count.
     const bool per_series = spec.kernel_overrides.size() == spec.kernel_variants.size() &&
                             spec.machine_overrides.size() == spec.kernel_variants.size();
@@ -60,12 +61,24 @@ class Context {
       }
     }
     std::vector<workload::RunResult> out(list.size());
-    std::atomic<std::size_t> next{0}, done{0};
+    // Points the journal already has are taken from it; only the others are simulated.
+    std::vector<std::size_t> todo;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (journal_) {
+        if (auto r = journal_->find(job_key(list[i], phase))) {
+          out[i] = std::move(*r);
+          continue;
+        }
+      }
+      todo.push_back(i);
+    }
+    std::atomic<std::size_t> next{0}, done{list.size() - todo.size()};
     std::mutex mutex;  // guards `failure` and the progress callback
     std::exception_ptr failure;
     auto worker = [&](unsigned w) {
-      for (std::size_t i; (i = next++) < list.size();) {
+      for (std::size_t n; (n = next++) < todo.size();) {
         if (stop.load()) return;
+        const std::size_t i = todo[n];
         const Job& j = list[i];
         if (progress) {
           std::lock_guard<std::mutex> lock(mutex);
@@ -82,6 +95,16 @@ class Context {
           return;
         }
         made[i].reset();  // its file tree is no longer needed
+        if (journal_) {
+          try {
+            journal_->record(job_key(j, phase), out[i]);
+          } catch (...) {
+            std::lock_guard<std::mutex> lock(mutex);
+            if (!failure) failure = std::current_exception();
+            stop = true;
+            return;
+          }
+        }
         const std::size_t d = ++done;
         if (progress) {
           std::lock_guard<std::mutex> lock(mutex);
@@ -89,7 +112,8 @@ class Context {
         }
       }
     };
-    const unsigned n = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(list.size())));
+    const unsigned n =
+        std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(std::max<std::size_t>(todo.size(), 1))));
     std::vector<std::thread> pool;
     for (unsigned t = 1; t < n; ++t) {
       try {
@@ -137,11 +161,19 @@ class Context {
     return workload::simulate(rs, w);
   }
 
+  // A point's name in the journal: everything that makes it the point it is.
+  std::string job_key(const Job& j, const std::string& phase) const {
+    return fmt::format("{}|{}|{}|{}|{:.17g}|{}", phase, spec_.kernels[j.kernel], j.threads, j.repeat, j.cost_scale,
+                       j.user_time ? std::to_string(*j.user_time) : "-");
+  }
+
+ public:
   // The label a series' seeds come from: its kernel entry's (the same for every combination of the axes).
   const std::string& seed_label(std::size_t k) const {
     return spec_.entry_labels.size() == spec_.kernels.size() ? spec_.entry_labels[k] : spec_.kernels[k];
   }
 
+ private:
   std::string point_name(const Job& j) const {
     return spec_.kernels[j.kernel] + " x" + std::to_string(j.threads) +
            (spec_.repeats > 1 ? " repeat " + std::to_string(j.repeat + 1) : "");
@@ -177,6 +209,7 @@ class Context {
   machine::Machine machine_;
   std::map<std::size_t, machine::Machine> varied_;  // by series: machines with axis overrides
   std::vector<kernel::KernelSpec> kernels_;
+  Journal* journal_;
 };
 
 std::size_t kernel_index(const ExperimentSpec& s, const std::string& k) {
@@ -381,11 +414,11 @@ void calibrate(const ExperimentSpec& spec, Context& ctx, unsigned jobs, std::uin
 }  // namespace
 
 ExperimentResult run_experiment(const ExperimentSpec& spec, const std::string& config_root, unsigned jobs,
-                                const Progress& progress, std::atomic<bool>* cancel) {
+                                const Progress& progress, std::atomic<bool>* cancel, Journal* journal) {
   const auto t0 = std::chrono::steady_clock::now();
   std::atomic<bool> own_stop{false};
   std::atomic<bool>& stop = cancel ? *cancel : own_stop;
-  Context ctx(spec, config_root);
+  Context ctx(spec, config_root, journal);
   ExperimentResult res;
   res.spec = spec;
   res.cost_scale = spec.cost_scale;
@@ -406,7 +439,7 @@ ExperimentResult run_experiment(const ExperimentSpec& spec, const std::string& c
   for (std::size_t i = 0; i < list.size(); ++i) {
     const Job& j = list[i];
     res.points.push_back({spec.kernels[j.kernel], j.threads, j.repeat,
-                          point_seed(spec.seed, spec.kernels[j.kernel], j.threads, j.repeat), std::move(runs[i])});
+                          point_seed(spec.seed, ctx.seed_label(j.kernel), j.threads, j.repeat), std::move(runs[i])});
   }
   res.rows = reduce(spec, res.points, res.calibration ? res.calibration->parameter : "");
   if (res.calibration) {

@@ -95,8 +95,12 @@ std::uint64_t point_seed(std::uint64_t seed, const std::string& label, std::uint
 
 // Runs every point. `cancel` (Ctrl-C) stops the points in flight at their next system call and
 // throws Interrupted; the runner also sets it when a point fails, to stop the others.
+// With `journal` (--resume), points already in it are taken from it and every point simulated is
+// recorded in it as it finishes.
+class Journal;
 ExperimentResult run_experiment(const ExperimentSpec& spec, const std::string& config_root, unsigned jobs,
-                                const Progress& progress = {}, std::atomic<bool>* cancel = nullptr);
+                                const Progress& progress = {}, std::atomic<bool>* cancel = nullptr,
+                                Journal* journal = nullptr);
 
 // The predicted value of a published point's metric from the rows (NaN when absent).
 double predicted(const ExperimentResult& r, const PublishedPoint& p);

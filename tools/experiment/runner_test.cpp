@@ -5,6 +5,7 @@
 #include "tools/experiment/runner.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -12,6 +13,9 @@
 #include <sstream>
 
 #include "tools/experiment/experiment_spec.hpp"
+#include "tools/experiment/journal.hpp"
+#include "tools/experiment/output_dir.hpp"
+#include "tools/experiment/point_codec.hpp"
 
 namespace walksim::experiment {
 namespace {
@@ -158,6 +162,68 @@ TEST(RunnerVary, TheUnscaledCombinationReproducesTheExperimentWithoutTheAxisAndT
       EXPECT_EQ(row(varied, k + " dram_access=x1", t).value("throughput"), row(base, k, t).value("throughput")) << k;
       EXPECT_LT(row(varied, k + " dram_access=x3", t).value("throughput"), row(base, k, t).value("throughput")) << k;
     }
+  }
+}
+
+}  // namespace
+}  // namespace walksim::experiment
+
+namespace walksim::experiment {
+namespace {
+
+std::string results_text(const ExperimentResult& r) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& row : r.rows) {
+    nlohmann::json x;
+    for (const auto& [name, sp] : row.metrics) x[name] = {sp.mean, sp.sd, sp.min, sp.max};
+    x["kernel"] = row.kernel;
+    x["threads"] = row.threads;
+    j.push_back(x);
+  }
+  return j.dump();
+}
+
+TEST(Journal, AResumedRunTakesTheJournalledPointsAndEndsWithTheSameResults) {
+  const auto dir = std::filesystem::temp_directory_path() / ("walksim-journal-" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  auto spec = load_experiment(data("dbench-small.yaml"), kRoot);
+  spec.repeats = 2;
+  const std::string print = run_fingerprint(data("dbench-small.yaml"), kRoot, "test");
+  std::string whole;
+  {
+    Journal j(dir.string(), print);
+    whole = results_text(run_experiment(spec, kRoot, 2, {}, nullptr, &j));
+    EXPECT_EQ(j.size(), 2u * 2 * 2);
+  }
+  // Interrupted after three points, the last one cut while it was written.
+  {
+    std::ifstream in(dir / "points.jsonl");
+    std::vector<std::string> lines;
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    std::ofstream out(dir / "points.jsonl", std::ios::trunc);
+    for (int i = 0; i < 3; ++i) out << lines[static_cast<std::size_t>(i)] << "\n";
+    out << lines[3].substr(0, lines[3].size() / 2);
+  }
+  std::size_t simulated = 0;
+  Journal again(dir.string(), print);
+  EXPECT_EQ(again.size(), 3u);
+  const auto resumed = run_experiment(
+      spec, kRoot, 2, [&](const ProgressEvent& e) { simulated += e.started; }, nullptr, &again);
+  EXPECT_EQ(simulated, 8u - 3u);
+  EXPECT_EQ(results_text(resumed), whole);
+  EXPECT_THROW(Journal(dir.string(), "another experiment"), OutputError);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Journal, APointsJsonRoundTripIsExact) {
+  auto spec = load_experiment(data("dbench-small.yaml"), kRoot);
+  spec.repeats = 1;
+  const auto r = run_experiment(spec, kRoot, 2);
+  for (const auto& p : r.points) {
+    const auto back = point_from_json(nlohmann::json::parse(point_to_json(p.run).dump()));
+    EXPECT_EQ(point_to_json(back).dump(), point_to_json(p.run).dump());
+    EXPECT_EQ(back.ns_per_op, p.run.ns_per_op);
+    EXPECT_EQ(back.hot.size(), p.run.hot.size());
   }
 }
 

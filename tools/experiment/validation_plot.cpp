@@ -17,14 +17,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool drawable(const ValidationRow& x) {
-  return std::isfinite(x.predicted) && x.predicted > 0 && x.published > 0;
-}
+bool drawable(const ValidationRow& x) { return std::isfinite(x.predicted) && x.predicted > 0 && x.published > 0; }
 
 }  // namespace
 
 std::string validation_plot_data(const ValidationReport& r) {
-  std::string data = "# published predicted id (blocks: predictions within tolerance, outside it, calibration inputs)\n";
+  std::string data =
+      "# published predicted id (blocks: predictions within tolerance, outside it, calibration inputs)\n";
   for (int block = 0; block < 3; ++block) {
     data += block == 0 ? "# within tolerance\n" : block == 1 ? "# outside tolerance\n" : "# calibration inputs\n";
     bool any = false;
@@ -59,9 +58,9 @@ std::string validation_plot_script(const ValidationReport& r) {
   if (hi <= 0) lo = 1, hi = 10;
   lo /= 2;
   hi *= 2;
-  const std::string title = fmt::format(
-      "walksim validate: {} of {} predictions within tolerance{}", pass, predictions,
-      left_out ? fmt::format(" ({} figure(s) without a positive prediction left out)", left_out) : "");
+  const std::string title =
+      fmt::format("walksim validate: {} of {} predictions within tolerance{}", pass, predictions,
+                  left_out ? fmt::format(" ({} figure(s) without a positive prediction left out)", left_out) : "");
   std::string s = "# gnuplot plot.gp, beside validation.dat\n";
   for (const char* term : {"svg", "png"}) {
     s += std::string(term) == "svg" ? "set terminal svg size 1000,800 dynamic noenhanced font 'sans,11'\n"
@@ -72,9 +71,11 @@ std::string validation_plot_script(const ValidationReport& r) {
     s += "set logscale xy\nset grid\nset key left top\nset size square\n";
     s += fmt::format("set xrange [{:.6g}:{:.6g}]\nset yrange [{:.6g}:{:.6g}]\n", lo, hi, lo, hi);
     s += "set samples 200\n";
-    s += "plot '+' using 1:($1*0.75):($1*1.25) with filledcurves lc rgb '#dce8f5' title 'within 25% (scaling rows: 5 points)', "
+    s += "plot '+' using 1:($1*0.75):($1*1.25) with filledcurves lc rgb '#dce8f5' title 'within 25% (scaling rows: 5 "
+         "points)', "
          "x with lines lc rgb '#4a6f9c' title 'predicted = published', "
-         "'validation.dat' index 0 using 1:2 with points pt 7 ps 0.8 lc rgb '#2a8a3a' title 'prediction within tolerance', "
+         "'validation.dat' index 0 using 1:2 with points pt 7 ps 0.8 lc rgb '#2a8a3a' title 'prediction within "
+         "tolerance', "
          "'' index 1 using 1:2 with points pt 5 ps 0.8 lc rgb '#c0392b' title 'prediction outside tolerance', "
          "'' index 2 using 1:2 with points pt 6 ps 1.2 lc rgb '#000000' title 'calibration input (fitted)', "
          "'' index 0 using 1:2:3 with labels font ',6' offset char 0.6,0.4 left tc rgb '#555555' notitle, "
@@ -98,7 +99,7 @@ std::string write_validation_plot(const ValidationReport& r, const std::string& 
   } cleanup{tmp};
   write_checked((tmp / "validation.dat").string(), validation_plot_data(r));
   write_checked((tmp / "plot.gp").string(), validation_plot_script(r));
-  const std::string note = run_gnuplot(tmp.string(), {"validation"});
+  std::string note = run_gnuplot(tmp.string(), {"validation"});
   if (!fs::exists(tmp / "validation.svg")) return note;  // no gnuplot, or it failed: the note says which
   const fs::path dir = fs::path(doc).parent_path();
   for (const char* ext : {"svg", "png"}) {

@@ -63,7 +63,8 @@ std::vector<Axis> read_vary(const config::Node& vary) {
     }
     for (std::size_t i = 0; i < a.values.size(); ++i) {
       for (std::size_t j = 0; j < i; ++j) {
-        if (a.values[i].label == a.values[j].label) a.values[i].at.fail("value '" + a.values[i].label + "' is given twice");
+        if (a.values[i].label == a.values[j].label)
+          a.values[i].at.fail("value '" + a.values[i].label + "' is given twice");
       }
     }
     const auto dot = a.path.find_last_of('.');
@@ -71,7 +72,8 @@ std::vector<Axis> read_vary(const config::Node& vary) {
     ++last_names[a.name];
     axes.push_back(std::move(a));
   }
-  if (axes.size() > kMaxAxes) vary.fail(std::to_string(axes.size()) + " axes, above the limit of " + std::to_string(kMaxAxes));
+  if (axes.size() > kMaxAxes)
+    vary.fail(std::to_string(axes.size()) + " axes, above the limit of " + std::to_string(kMaxAxes));
   std::size_t n = 1;
   for (const Axis& a : axes) n *= a.values.size();
   if (n > kMaxCombinations) {
@@ -107,8 +109,7 @@ std::vector<config::Override> overrides_for(const std::vector<Axis>& axes, const
     const Axis& a = axes[i];
     if (a.target != target) continue;
     const AxisValue& v = a.values[combination[i]];
-    out.push_back({a.path, v.value, v.scale,
-                   "what-if: " + experiment_file + " vary " + a.key + " = " + v.label, v.at});
+    out.push_back({a.path, v.value, v.scale, "what-if: " + experiment_file + " vary " + a.key + " = " + v.label, v.at});
   }
   return out;
 }

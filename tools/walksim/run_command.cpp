@@ -10,11 +10,13 @@
 #include <cstdio>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <thread>
 
 #include "models/config/strict_yaml.hpp"
 #include "models/machine/machine_loader.hpp"
 #include "tools/experiment/experiment_spec.hpp"
+#include "tools/experiment/journal.hpp"
 #include "tools/experiment/output_dir.hpp"
 #include "tools/experiment/progress_line.hpp"
 #include "tools/experiment/writers.hpp"
@@ -97,6 +99,7 @@ void add_run_command(CLI::App& app, const GlobalOptions& global) {
     bool quiet = false;
     bool check = false;
     bool force = false;
+    std::string resume;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("experiment", o->file, "The experiment YAML")->required();
@@ -113,6 +116,9 @@ void add_run_command(CLI::App& app, const GlobalOptions& global) {
       ->check(CLI::Range(1u, 1024u))
       ->capture_default_str();
   cmd->add_flag("--quiet,-q", o->quiet, "No progress on stderr");
+  cmd->add_option("--resume", o->resume,
+                  "A journal directory: every finished point is recorded there as it finishes, and points already "
+                  "there are taken from it instead of being simulated again (an interrupted sweep continues)");
   cmd->callback([o, &global] {
     ignore_sigpipe();
     const std::string root = resolve_config_root(global.configs);
@@ -127,6 +133,13 @@ void add_run_command(CLI::App& app, const GlobalOptions& global) {
     spec.check = o->check;
     const std::string out = o->out.empty() ? "results/" + spec.name : o->out;
     experiment::OutputDir dir(out, o->force);  // checked before anything is simulated
+    std::unique_ptr<experiment::Journal> journal;
+    if (!o->resume.empty()) {
+      journal = std::make_unique<experiment::Journal>(o->resume, experiment::run_fingerprint(o->file, root, kVersion));
+      if (!o->quiet && journal->size()) {
+        fmt::print(stderr, "walksim: {} point(s) taken from the journal {}\n", journal->size(), o->resume);
+      }
+    }
     auto& cancel = install_cancel_handlers();
     experiment::ProgressLine line(std::cerr, stderr_is_terminal(), terminal_width());
     const auto result = experiment::run_experiment(
@@ -134,7 +147,7 @@ void add_run_command(CLI::App& app, const GlobalOptions& global) {
         [&](const experiment::ProgressEvent& e) {
           if (!o->quiet) line.on(e);
         },
-        &cancel);
+        &cancel, journal.get());
     line.finish();
     const std::string plots = experiment::write_outputs(result, dir, kVersion, "walksim run " + o->file);
     if (cancel) throw experiment::Interrupted();
