@@ -10,6 +10,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libfmt-dev
   gnuplot-nox
   clang libclang-rt-14-dev clang-format clang-tidy
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()

@@ -29,7 +29,7 @@ std::string ProgressLine::line(const ProgressEvent& e) const {
       e.done == 0 ? "eta ?"
                   : "eta " + duration(elapsed / static_cast<double>(e.done) * static_cast<double>(e.total - e.done));
   std::string s = fmt::format("{}[{}/{}] {} ", e.phase.empty() ? "" : e.phase + " ", e.done, e.total, eta);
-  for (const auto& [w, point] : running_) s += fmt::format("| {}: {} ", w, point);
+  for (const auto& [w, point] : running_) s += "| " + point + " ";
   if (s.size() > width_) s = s.substr(0, width_ - 3) + "...";
   return s;
 }
@@ -42,7 +42,7 @@ void ProgressLine::on(const ProgressEvent& e) {
     running_.clear();
   }
   if (e.started) {
-    running_[e.worker] = e.point;
+    running_[e.worker] = (e.where.empty() ? std::to_string(e.worker) : e.where) + ": " + e.point;
   } else {
     running_.erase(e.worker);
   }
@@ -50,8 +50,8 @@ void ProgressLine::on(const ProgressEvent& e) {
     out_ << "\r" << line(e) << "\x1b[K" << std::flush;
     drawn_ = true;
   } else if (!e.started) {
-    out_ << fmt::format("walksim: {}[{}/{}] {} done, {} elapsed\n", e.phase.empty() ? "" : e.phase + " ", e.done,
-                        e.total, e.point, duration(clock_() - start_))
+    out_ << fmt::format("walksim: {}[{}/{}] {} done{}, {} elapsed\n", e.phase.empty() ? "" : e.phase + " ", e.done,
+                        e.total, e.point, e.where.empty() ? "" : " on " + e.where, duration(clock_() - start_))
          << std::flush;
   }
 }

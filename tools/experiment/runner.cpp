@@ -17,6 +17,7 @@
 #include "models/machine/machine_loader.hpp"
 #include "models/workload/workload_registry.hpp"
 #include "tools/experiment/journal.hpp"
+#include "tools/experiment/point_codec.hpp"
 
 namespace walksim::experiment {
 namespace {
@@ -31,8 +32,11 @@ struct Job {
 
 class Context {
  public:
-  Context(const ExperimentSpec& spec, const std::string& root, Journal* journal)
-      : spec_(spec), machine_(machine::load_machine(spec.machine, {root + "/machines"})), journal_(journal) {
+  Context(const ExperimentSpec& spec, const std::string& root, Journal* journal, RemotePoints* remote = nullptr)
+      : spec_(spec),
+        machine_(machine::load_machine(spec.machine, {root + "/machines"})),
+        journal_(journal),
+        remote_(remote) {
     // A spec edited in code may leave the per-series lists behind: only lists of every series count.
     const bool per_series = spec.kernel_overrides.size() == spec.kernel_variants.size() &&
                             spec.machine_overrides.size() == spec.kernel_variants.size();
@@ -52,6 +56,7 @@ class Context {
   // on the caller's thread, named with its point. Ctrl-C sets `stop` too: then Interrupted is thrown.
   std::vector<workload::RunResult> run(const std::vector<Job>& list, unsigned jobs, const Progress& progress,
                                        std::atomic<bool>& stop, const std::string& phase = "") {
+    if (remote_ && remote_->workers() > 0) return run_remote(list, progress, stop, phase);
     // Workloads are made here, on one thread, because their parameters are read from shared YAML nodes.
     std::vector<std::unique_ptr<workload::Workload>> made;
     for (std::size_t i = 0; i < list.size(); ++i) {
@@ -82,7 +87,7 @@ class Context {
         const Job& j = list[i];
         if (progress) {
           std::lock_guard<std::mutex> lock(mutex);
-          progress({true, done.load(), list.size(), w, point_name(j), phase});
+          progress({true, done.load(), list.size(), w, point_name(j), phase, ""});
         }
         try {
           out[i] = run_point(j, *made[i], stop);
@@ -108,7 +113,7 @@ class Context {
         const std::size_t d = ++done;
         if (progress) {
           std::lock_guard<std::mutex> lock(mutex);
-          progress({false, d, list.size(), w, point_name(j), phase});
+          progress({false, d, list.size(), w, point_name(j), phase, ""});
         }
       }
     };
@@ -161,6 +166,35 @@ class Context {
     return workload::simulate(rs, w);
   }
 
+ public:
+  // One point for a worker rank: the job as rank 0 wrote it, the reply as rank 0 reads it.
+  std::string serve(const std::string& text, std::atomic<bool>& stop) {
+    const nlohmann::json j = nlohmann::json::parse(text);
+    Job job{j.at("kernel").get<std::size_t>(), j.at("threads").get<std::uint32_t>(),
+            j.at("repeat").get<std::uint32_t>(), j.at("cost_scale").get<double>(), std::nullopt};
+    if (!j.at("user_time").is_null()) job.user_time = j.at("user_time").get<sim::Picos>();
+    if (job.kernel >= spec_.kernels.size()) throw std::logic_error("a job for series " + std::to_string(job.kernel));
+    try {
+      auto w = make_workload(job.kernel);
+      if (job.user_time && !w->set_user_time(*job.user_time)) {
+        throw std::runtime_error("workload '" + spec_.workload + "' has no user time per operation to calibrate");
+      }
+      return nlohmann::json{{"run", point_to_json(run_point(job, *w, stop))}}.dump();
+    } catch (const workload::RunCancelled&) {
+      return nlohmann::json{{"cancelled", true}}.dump();
+    } catch (...) {
+      // The error as rank 0 would have made it, and whether it is an internal one.
+      try {
+        std::rethrow_exception(point_error(job, std::current_exception()));
+      } catch (const std::logic_error& e) {
+        return nlohmann::json{{"error", e.what()}, {"internal", true}}.dump();
+      } catch (const std::exception& e) {
+        return nlohmann::json{{"error", e.what()}, {"internal", false}}.dump();
+      }
+    }
+  }
+
+ private:
   // A point's name in the journal: everything that makes it the point it is.
   std::string job_key(const Job& j, const std::string& phase) const {
     return fmt::format("{}|{}|{}|{}|{:.17g}|{}", phase, spec_.kernels[j.kernel], j.threads, j.repeat, j.cost_scale,
@@ -174,6 +208,75 @@ class Context {
   }
 
  private:
+  static std::string job_text(const Job& j) {
+    return nlohmann::json{{"kernel", j.kernel},
+                          {"threads", j.threads},
+                          {"repeat", j.repeat},
+                          {"cost_scale", j.cost_scale},
+                          {"user_time", j.user_time ? nlohmann::json(*j.user_time) : nlohmann::json()}}
+        .dump();
+  }
+
+  // The points on the remote workers: one job per worker at a time, the next to whichever frees up.
+  std::vector<workload::RunResult> run_remote(const std::vector<Job>& list, const Progress& progress,
+                                              std::atomic<bool>& stop, const std::string& phase) {
+    std::vector<workload::RunResult> out(list.size());
+    std::vector<std::size_t> todo;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (journal_) {
+        if (auto r = journal_->find(job_key(list[i], phase))) {
+          out[i] = std::move(*r);
+          continue;
+        }
+      }
+      todo.push_back(i);
+    }
+    std::size_t next = 0, done = list.size() - todo.size();
+    std::map<unsigned, std::size_t> running;  // worker -> index into list
+    auto hand_out = [&](unsigned w) {
+      if (next == todo.size() || stop.load()) return;
+      const std::size_t i = todo[next++];
+      remote_->send(w, job_text(list[i]));
+      running[w] = i;
+      if (progress) progress({true, done, list.size(), w, point_name(list[i]), phase, remote_->worker_name(w)});
+    };
+    for (unsigned w = 0; w < remote_->workers(); ++w) hand_out(w);
+    while (!running.empty()) {
+      const auto reply = remote_->receive(stop);
+      if (!reply) {
+        std::string where;
+        for (const auto& [w, i] : running) {
+          where += (where.empty() ? "" : "; ") + remote_->worker_name(w) + " was running " + point_name(list[i]);
+        }
+        throw InterruptedRemote(where);
+      }
+      const auto [w, text] = *reply;
+      const auto it = running.find(w);
+      if (it == running.end())
+        throw std::logic_error("a reply from " + remote_->worker_name(w) + ", which runs nothing");
+      const std::size_t i = it->second;
+      running.erase(it);
+      const nlohmann::json r = nlohmann::json::parse(text);
+      if (r.contains("error")) {
+        stop = true;
+        const std::string what = remote_->worker_name(w) + ": " + r.at("error").get<std::string>();
+        if (r.value("internal", false)) throw std::logic_error(what);
+        throw std::runtime_error(what);
+      }
+      if (r.contains("cancelled")) {
+        stop = true;
+        continue;
+      }
+      out[i] = point_from_json(r.at("run"));
+      if (journal_) journal_->record(job_key(list[i], phase), out[i]);
+      ++done;
+      if (progress) progress({false, done, list.size(), w, point_name(list[i]), phase, remote_->worker_name(w)});
+      hand_out(w);
+    }
+    if (stop.load()) throw Interrupted();
+    return out;
+  }
+
   std::string point_name(const Job& j) const {
     return spec_.kernels[j.kernel] + " x" + std::to_string(j.threads) +
            (spec_.repeats > 1 ? " repeat " + std::to_string(j.repeat + 1) : "");
@@ -210,6 +313,7 @@ class Context {
   std::map<std::size_t, machine::Machine> varied_;  // by series: machines with axis overrides
   std::vector<kernel::KernelSpec> kernels_;
   Journal* journal_;
+  RemotePoints* remote_;
 };
 
 std::size_t kernel_index(const ExperimentSpec& s, const std::string& k) {
@@ -414,11 +518,12 @@ void calibrate(const ExperimentSpec& spec, Context& ctx, unsigned jobs, std::uin
 }  // namespace
 
 ExperimentResult run_experiment(const ExperimentSpec& spec, const std::string& config_root, unsigned jobs,
-                                const Progress& progress, std::atomic<bool>* cancel, Journal* journal) {
+                                const Progress& progress, std::atomic<bool>* cancel, Journal* journal,
+                                RemotePoints* remote) {
   const auto t0 = std::chrono::steady_clock::now();
   std::atomic<bool> own_stop{false};
   std::atomic<bool>& stop = cancel ? *cancel : own_stop;
-  Context ctx(spec, config_root, journal);
+  Context ctx(spec, config_root, journal, remote);
   ExperimentResult res;
   res.spec = spec;
   res.cost_scale = spec.cost_scale;
@@ -452,6 +557,14 @@ ExperimentResult run_experiment(const ExperimentSpec& spec, const std::string& c
   }
   res.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return res;
+}
+
+void serve_points(const ExperimentSpec& spec, const std::string& config_root, PointServer& server,
+                  std::atomic<bool>* cancel) {
+  std::atomic<bool> own_stop{false};
+  std::atomic<bool>& stop = cancel ? *cancel : own_stop;
+  Context ctx(spec, config_root, nullptr);
+  while (const auto job = server.next_job()) server.reply(ctx.serve(*job, stop));
 }
 
 }  // namespace walksim::experiment

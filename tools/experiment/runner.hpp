@@ -8,9 +8,11 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tools/experiment/experiment_spec.hpp"
@@ -79,6 +81,7 @@ struct ProgressEvent {
   unsigned worker = 0;              // the host thread it runs on (0 .. jobs-1)
   std::string point;                // "linux-2.6.35 x64", "linux-2.6.35 x64 repeat 2"
   std::string phase;                // "calibration" while the declared fit runs its points, else ""
+  std::string where;                // the worker's name when the points run elsewhere ("rank 2"), else ""
 };
 using Progress = std::function<void(const ProgressEvent&)>;
 
@@ -95,12 +98,46 @@ std::uint64_t point_seed(std::uint64_t seed, const std::string& label, std::uint
 
 // Runs every point. `cancel` (Ctrl-C) stops the points in flight at their next system call and
 // throws Interrupted; the runner also sets it when a point fails, to stop the others.
+// Points simulated by other processes (MPI ranks: docs/experiments.md, "Many hosts"). The runner
+// hands out one point at a time to each worker as it frees up (points differ a thousandfold in
+// cost), as text; a reply is the point's result or its error, as text.
+class RemotePoints {
+ public:
+  virtual ~RemotePoints() = default;
+  virtual unsigned workers() const = 0;
+  virtual std::string worker_name(unsigned worker) const = 0;  // "rank 2"
+  virtual void send(unsigned worker, const std::string& job) = 0;
+  // The next reply from any worker, or nullopt once `stop` is set (Ctrl-C, a dead rank's job torn down).
+  virtual std::optional<std::pair<unsigned, std::string>> receive(const std::atomic<bool>& stop) = 0;
+};
+
+// A worker's side: the jobs rank 0 sends, until it says stop.
+class PointServer {
+ public:
+  virtual ~PointServer() = default;
+  virtual std::optional<std::string> next_job() = 0;  // nullopt: stop
+  virtual void reply(const std::string& result) = 0;
+};
+
+// Serves the points of `spec` (the same experiment rank 0 runs) until told to stop. A point that
+// fails replies its error; rank 0 reports it as its own.
+void serve_points(const ExperimentSpec& spec, const std::string& config_root, PointServer& server,
+                  std::atomic<bool>* cancel = nullptr);
+
+// Thrown by run_experiment with remote points when it was stopped with points in flight: says which
+// worker was running which point.
+struct InterruptedRemote : Interrupted {
+  explicit InterruptedRemote(std::string in_flight) : where(std::move(in_flight)) {}
+  std::string where;  // "rank 1 was running linux-2.6.35 x4; rank 2 was running ..."
+};
+
 // With `journal` (--resume), points already in it are taken from it and every point simulated is
-// recorded in it as it finishes.
+// recorded in it as it finishes. With `remote`, the points run on its workers instead of `jobs`
+// host threads; the results are the same, byte for byte.
 class Journal;
 ExperimentResult run_experiment(const ExperimentSpec& spec, const std::string& config_root, unsigned jobs,
                                 const Progress& progress = {}, std::atomic<bool>* cancel = nullptr,
-                                Journal* journal = nullptr);
+                                Journal* journal = nullptr, RemotePoints* remote = nullptr);
 
 // The predicted value of a published point's metric from the rows (NaN when absent).
 double predicted(const ExperimentResult& r, const PublishedPoint& p);

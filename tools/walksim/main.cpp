@@ -73,6 +73,9 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
     }
     app.exit(e);
     return 2;
+  } catch (const experiment::InterruptedRemote& e) {
+    std::cerr << "walksim: interrupted: no results were written; " << e.where << "\n";
+    return cli::cancel_exit_code();
   } catch (const experiment::Interrupted&) {
     std::cerr << "walksim: interrupted: no results were written\n";
     return cli::cancel_exit_code();

@@ -11,12 +11,14 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "models/config/strict_yaml.hpp"
 #include "models/machine/machine_loader.hpp"
 #include "tools/experiment/experiment_spec.hpp"
 #include "tools/experiment/journal.hpp"
+#include "tools/experiment/mpi_points.hpp"
 #include "tools/experiment/output_dir.hpp"
 #include "tools/experiment/progress_line.hpp"
 #include "tools/experiment/writers.hpp"
@@ -88,20 +90,104 @@ void run_probe_experiment(const config::Node& yaml, const std::string& out_flag,
       out);
 }
 
+struct RunOpts {
+  std::string file;
+  std::string out;
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  bool quiet = false;
+  bool check = false;
+  bool force = false;
+  std::string resume;
+};
+
+// One experiment file, from its checks to the summary; `remote`: the points run on MPI ranks.
+void run_file(const RunOpts& o, const std::string& root, experiment::RemotePoints* remote) {
+  const config::Node yaml = config::load_file(o.file);
+  if (!yaml.is_map()) {
+    yaml.fail(std::string(yaml.is_null() ? "the file is empty: " : "") +
+              "an experiment file is a mapping with name, description, machine, kernels, workload, threads, run "
+              "(or probe) ...: see docs/experiments.md");
+  }
+  if (yaml.has("probe")) return run_probe_experiment(yaml, o.out, o.force, root);
+  auto spec = experiment::load_experiment(o.file, root);
+  spec.check = o.check;
+  const std::string out = o.out.empty() ? "results/" + spec.name : o.out;
+  experiment::OutputDir dir(out, o.force);  // checked before anything is simulated
+  std::unique_ptr<experiment::Journal> journal;
+  if (!o.resume.empty()) {
+    journal = std::make_unique<experiment::Journal>(o.resume, experiment::run_fingerprint(o.file, root, kVersion));
+    if (!o.quiet && journal->size()) {
+      fmt::print(stderr, "walksim: {} point(s) taken from the journal {}\n", journal->size(), o.resume);
+    }
+  }
+  auto& cancel = install_cancel_handlers();
+  experiment::ProgressLine line(std::cerr, stderr_is_terminal(), terminal_width());
+  const auto result = experiment::run_experiment(
+      spec, root, o.jobs,
+      [&](const experiment::ProgressEvent& e) {
+        if (!o.quiet) line.on(e);
+      },
+      &cancel, journal.get(), remote);
+  line.finish();
+  const std::string plots = experiment::write_outputs(result, dir, kVersion, "walksim run " + o.file);
+  if (cancel) throw experiment::Interrupted();
+  dir.commit();
+  print_after_commit(
+      [&] {
+        experiment::print_summary(result, std::cout);
+        std::cout << fmt::format("\nresults in {}/ (results.csv, results.json, hotlines.csv, meta.json); {}\n", out,
+                                 plots);
+      },
+      out);
+}
+
+// walksim under mpirun. The ranks other than 0 load the same experiment and simulate the points rank
+// 0 hands them until it says stop; rank 0 does everything else, as a run without mpirun does.
+void run_under_mpi(const RunOpts& o, const std::string& root) {
+  if (!experiment::mpi_built()) {
+    throw config::ConfigError({}, "mpirun",
+                              "this walksim was built without Open MPI (libopenmpi-dev): it cannot share the points "
+                              "out; run it without mpirun, or rebuild after scripts/install-deps.sh");
+  }
+  experiment::MpiSession mpi;
+  if (mpi.rank() != 0) {
+    auto& cancel = install_cancel_handlers();
+    const auto server = mpi.point_server();
+    std::optional<experiment::ExperimentSpec> spec;
+    std::string error;
+    try {
+      spec = experiment::load_experiment(o.file, root);
+      spec->check = o.check;
+    } catch (const std::exception& e) {
+      error = e.what();  // rank 0 finds the same mistake and reports it; until it says stop, say so
+    }
+    if (!spec) {
+      while (server->next_job()) {
+        server->reply(nlohmann::json{{"error", "rank " + std::to_string(mpi.rank()) + ": " + error}}.dump());
+      }
+      return;
+    }
+    experiment::serve_points(*spec, root, *server, &cancel);
+    return;
+  }
+  try {
+    const auto remote = mpi.remote_points();
+    run_file(o, root, remote.get());
+  } catch (const experiment::Interrupted&) {
+    mpi.abandon();  // a rank may be dead: finalising could wait for it
+    throw;
+  } catch (...) {
+    mpi.stop_workers();
+    throw;
+  }
+  mpi.stop_workers();
+}
+
 }  // namespace
 
 void add_run_command(CLI::App& app, const GlobalOptions& global) {
   auto* cmd = app.add_subcommand("run", "Run an experiment YAML: summary table, results.csv/json, plots, hot lines");
-  struct Opts {
-    std::string file;
-    std::string out;
-    unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
-    bool quiet = false;
-    bool check = false;
-    bool force = false;
-    std::string resume;
-  };
-  auto o = std::make_shared<Opts>();
+  auto o = std::make_shared<RunOpts>();
   cmd->add_option("experiment", o->file, "The experiment YAML")->required();
   cmd->add_flag("--check", o->check,
                 "Check the coherence invariants (single writer, directory agrees with caches, every copy current) "
@@ -122,43 +208,9 @@ void add_run_command(CLI::App& app, const GlobalOptions& global) {
   cmd->callback([o, &global] {
     ignore_sigpipe();
     const std::string root = resolve_config_root(global.configs);
-    const config::Node yaml = config::load_file(o->file);
-    if (!yaml.is_map()) {
-      yaml.fail(std::string(yaml.is_null() ? "the file is empty: " : "") +
-                "an experiment file is a mapping with name, description, machine, kernels, workload, threads, run "
-                "(or probe) ...: see docs/experiments.md");
-    }
-    if (yaml.has("probe")) return run_probe_experiment(yaml, o->out, o->force, root);
-    auto spec = experiment::load_experiment(o->file, root);
-    spec.check = o->check;
-    const std::string out = o->out.empty() ? "results/" + spec.name : o->out;
-    experiment::OutputDir dir(out, o->force);  // checked before anything is simulated
-    std::unique_ptr<experiment::Journal> journal;
-    if (!o->resume.empty()) {
-      journal = std::make_unique<experiment::Journal>(o->resume, experiment::run_fingerprint(o->file, root, kVersion));
-      if (!o->quiet && journal->size()) {
-        fmt::print(stderr, "walksim: {} point(s) taken from the journal {}\n", journal->size(), o->resume);
-      }
-    }
-    auto& cancel = install_cancel_handlers();
-    experiment::ProgressLine line(std::cerr, stderr_is_terminal(), terminal_width());
-    const auto result = experiment::run_experiment(
-        spec, root, o->jobs,
-        [&](const experiment::ProgressEvent& e) {
-          if (!o->quiet) line.on(e);
-        },
-        &cancel, journal.get());
-    line.finish();
-    const std::string plots = experiment::write_outputs(result, dir, kVersion, "walksim run " + o->file);
-    if (cancel) throw experiment::Interrupted();
-    dir.commit();
-    print_after_commit(
-        [&] {
-          experiment::print_summary(result, std::cout);
-          std::cout << fmt::format("\nresults in {}/ (results.csv, results.json, hotlines.csv, meta.json); {}\n", out,
-                                   plots);
-        },
-        out);
+    // Started by mpirun with more than one rank: rank 0 runs the experiment, the others its points.
+    if (const auto launch = experiment::mpi_launch(); launch && launch->size > 1) return run_under_mpi(*o, root);
+    run_file(*o, root, nullptr);
   });
 }
 
