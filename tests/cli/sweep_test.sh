@@ -12,19 +12,21 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 
+# Small enough for the sanitizer build (16 points); a longer copy for the run that is killed.
 cat > sweep.yaml <<'YAML'
 name: sweep
 description: "a 3-axis what-if"
 machine: nehalem-ep-2s8c
-kernels: [linux-2.6.35, linux-2.6.38]
+kernels: [linux-2.6.38]
 workload: {kind: stat-loop, params: {path_components: 2}}
 vary:
   machine.memory.dram_access: {scale: [0.5, 1]}
   kernel.cpu_costs.component: [30, 60]
   workload.params.path_components: [1, 3]
-threads: [1, 4, 8]
-run: {ops_per_process: 2000, warmup_ops: 100}
+threads: [1, 4]
+run: {ops_per_process: 1500, warmup_ops: 100}
 YAML
+sed 's/ops_per_process: 1500/ops_per_process: 200000/' sweep.yaml > sweep-long.yaml
 
 "$walksim" run sweep.yaml -q -j 1 -o whole >/dev/null 2>err.txt || { no "the sweep did not run"; cat err.txt; }
 [ -f whole/results.json ] && ok "the sweep ran"
@@ -36,7 +38,7 @@ head -1 whole/results.csv | grep -q '^kernel,machine.memory.dram_access,kernel.c
 "$walksim" run sweep.yaml -j 1 -o resumed --resume journal >/dev/null 2>err.txt &
 pid=$!
 for _ in $(seq 1 200); do
-  [ -f journal/points.jsonl ] && [ "$(wc -l < journal/points.jsonl)" -ge 5 ] && break
+  [ -f journal/points.jsonl ] && [ "$(wc -l < journal/points.jsonl)" -ge 3 ] && break
   sleep 0.05
 done
 kill -INT "$pid" 2>/dev/null
@@ -44,7 +46,7 @@ wait "$pid"
 code=$?
 done_before=$(wc -l < journal/points.jsonl)
 if [ "$code" -ne 0 ] && [ ! -e resumed ]; then
-  ok "interrupted after $done_before of 48 points: exit $code, no results directory"
+  ok "interrupted after $done_before of 16 points: exit $code, no results directory"
 else
   no "the interrupted run: exit $code, results directory $( [ -e resumed ] && echo present || echo absent)"
 fi
@@ -59,17 +61,20 @@ expect 2 "its points belong to another experiment" -- run other.yaml -q -o other
 
 # MPI: only where Open MPI's mpirun is installed.
 if command -v mpirun >/dev/null 2>&1; then
+  # Open MPI's own allocations at MPI_Init are never freed: under the sanitizer build, leak checking
+  # is left to the other tests (every other run of walksim is checked).
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"
   mpi=(mpirun --oversubscribe --allow-run-as-root -n 3)
   "${mpi[@]}" "$walksim" run sweep.yaml -q -o over-mpi >/dev/null 2>err.txt || { no "the sweep under mpirun failed"; cat err.txt; }
   cmp -s whole/results.json over-mpi/results.json && ok "3 MPI ranks give the results of --jobs 1, byte for byte" \
     || no "MPI results differ from --jobs 1"
   # A rank killed mid-run (as a crashed or out-of-memory rank is): mpirun tears the job down, rank
   # 0 says which rank was running which point, and no results directory appears.
-  "${mpi[@]}" "$walksim" run sweep.yaml -q -o killed >/dev/null 2>err.txt &
+  "${mpi[@]}" "$walksim" run sweep-long.yaml -q -o killed >/dev/null 2>err.txt &
   launcher=$!
   victim=""
   for _ in $(seq 1 400); do
-    for p in $(pgrep -f "walksim run sweep.yaml -q -o killed"); do
+    for p in $(pgrep -f "walksim run sweep-long.yaml -q -o killed"); do
       tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null | grep -qx OMPI_COMM_WORLD_RANK=2 && victim=$p
     done
     [ -n "$victim" ] && break
