@@ -23,13 +23,14 @@ machine::MachineSpec tiny_machine() {
   m.protocol = machine::ProtocolKind::kDirectory;
   return m;
 }
-}  // namespace
 
-std::optional<std::string> check_kernel_fields(const KernelSpec& spec) {
-  try {
+
+// Every syscall, through every fallback; `used`, when given, collects the fields touched.
+void expand_every_call(const KernelSpec& spec, FieldsUsed* used) {
     machine::Machine m(tiny_machine());
     coherence::MemorySystem mem(m, false);
     Vfs vfs(mem, spec);
+    if (used) vfs.record_fields_used(&used->required, &used->optional);
     const DentryId cwd = vfs.mkpath("/w", true, 0u);
     const DentryId d = vfs.add_dentry(cwd, "dir", true, true, 0u);
     vfs.add_dentry(d, "file", false, false, 0u);
@@ -61,10 +62,23 @@ std::optional<std::string> check_kernel_fields(const KernelSpec& spec) {
       vfs.add_dentry(d, "file", false, false, 0u);
       vfs.add_dentry(d, "empty", true, false, 0u);
     }
+}
+}  // namespace
+
+std::optional<std::string> check_kernel_fields(const KernelSpec& spec) {
+  try {
+    expand_every_call(spec, nullptr);
   } catch (const std::invalid_argument& e) {
     return std::string(e.what());
   }
   return std::nullopt;
+}
+
+FieldsUsed fields_used(const KernelSpec& spec) {
+  FieldsUsed used;
+  expand_every_call(spec, &used);
+  for (const auto& f : used.required) used.optional.erase(f);
+  return used;
 }
 
 }  // namespace walksim::kernel

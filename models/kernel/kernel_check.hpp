@@ -4,7 +4,9 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
+#include <utility>
 
 #include "models/kernel/kernel_spec.hpp"
 
@@ -12,5 +14,14 @@ namespace walksim::kernel {
 
 // The first problem found ("object type 'dentry' has no field 'd_lock'..."), or nullopt.
 std::optional<std::string> check_kernel_fields(const KernelSpec& spec);
+
+// Every (object type, field) the variant's syscalls read or write in that same expansion, and the
+// fields they only ask about (`has_field`, such as d_iname_tail): what an imported layout must
+// place. Throws std::invalid_argument as check_kernel_fields reports.
+struct FieldsUsed {
+  std::set<std::pair<std::string, std::string>> required;
+  std::set<std::pair<std::string, std::string>> optional;
+};
+FieldsUsed fields_used(const KernelSpec& spec);
 
 }  // namespace walksim::kernel

@@ -1,6 +1,7 @@
 // The kernel YAML schema (documented in docs/kernels.md); every check on a kernel file lives here.
 #include "models/kernel/kernel_loader.hpp"
 
+#include <algorithm>
 #include <new>
 #include <set>
 
@@ -58,6 +59,47 @@ void read_locking(const Node& root, KernelSpec& k) {
   }
 }
 
+// `sizes: {field: bytes}`, optional: what `walksim layout move` needs to tell a free place from a
+// taken one. With offsets, no two sized fields may share a byte and none may run past the struct;
+// in a layout of lines, the sized fields of one line may not hold more than its 64 bytes.
+void read_field_sizes(const Node& sizes, ObjectLayout& layout) {
+  if (!sizes.is_map()) sizes.fail("expected a mapping of field to its size in bytes");
+  for (const std::string& name : sizes.keys()) {
+    const Node n = sizes.child(name);
+    const bool placed = layout.slab_packed() ? layout.offsets.count(name) > 0 : layout.line_of.count(name) > 0;
+    if (!placed) n.fail("'" + name + "' has a size but no place in the layout of " + layout.type);
+    const std::uint32_t bytes = n.as_uint32();
+    if (bytes == 0 || bytes > 64 * kMaxLayoutLines) n.fail("a field's size must be 1.." + std::to_string(64 * kMaxLayoutLines) + " bytes");
+    if (layout.slab_packed() && layout.offsets.at(name) + std::uint64_t{bytes} > layout.size) {
+      n.fail("'" + name + "' at " + std::to_string(layout.offsets.at(name)) + " with " + std::to_string(bytes) +
+             " bytes runs past the struct's " + std::to_string(layout.size));
+    }
+    layout.sizes[name] = bytes;
+  }
+  if (layout.slab_packed()) {
+    std::vector<std::pair<std::uint32_t, std::string>> by_offset;
+    for (const auto& [f, b] : layout.sizes) by_offset.emplace_back(layout.offsets.at(f), f);
+    std::sort(by_offset.begin(), by_offset.end());
+    for (std::size_t i = 1; i < by_offset.size(); ++i) {
+      const auto& [a_off, a] = by_offset[i - 1];
+      const auto& [b_off, b] = by_offset[i];
+      if (a_off + layout.sizes.at(a) > b_off) {
+        sizes.fail("'" + a + "' (" + std::to_string(a_off) + "+" + std::to_string(layout.sizes.at(a)) + ") and '" + b +
+                   "' (at " + std::to_string(b_off) + ") of " + layout.type + " overlap");
+      }
+    }
+    return;
+  }
+  for (std::size_t i = 0; i < layout.lines.size(); ++i) {
+    std::uint32_t used = 0;
+    for (const auto& f : layout.lines[i]) used += layout.sizes.count(f) ? layout.sizes.at(f) : 0;
+    if (used > 64) {
+      sizes.fail("line " + std::to_string(i) + " of " + layout.type + " holds " + std::to_string(used) +
+                 " bytes of sized fields, more than its 64");
+    }
+  }
+}
+
 // {size, stride, source, offsets: {field: byte offset}}: the struct as the compiler lays it out, its
 // objects packed in the slab cache's stride.
 ObjectLayout read_offset_layout(const Node& entry, const std::string& type, const std::set<std::string>& known) {
@@ -92,6 +134,7 @@ ObjectLayout read_offset_layout(const Node& entry, const std::string& type, cons
     }
     layout.offsets[name] = at;
   }
+  if (entry.has("sizes")) read_field_sizes(entry.child("sizes"), layout);
   layout.index();
   return layout;
 }
@@ -116,8 +159,8 @@ void read_layouts(const Node& root, KernelSpec& k) {
     }
     bool aligned = false;
     Node lines = entry;
-    if (entry.is_map()) {  // {aligned: true, lines: [...]}
-      aligned = entry.child("aligned").as_bool();
+    if (entry.is_map()) {  // {aligned: true, lines: [...], sizes: {...}}
+      aligned = entry.has("aligned") && entry.child("aligned").as_bool();
       lines = entry.child("lines");
     }
     const std::vector<std::string> valid(kt->second.begin(), kt->second.end());
@@ -155,6 +198,7 @@ void read_layouts(const Node& root, KernelSpec& k) {
       }
       layout.lines.push_back(std::move(fields));
     }
+    if (entry.is_map() && entry.has("sizes")) read_field_sizes(entry.child("sizes"), layout);
     layout.index();
     k.layouts[type] = std::move(layout);
   }

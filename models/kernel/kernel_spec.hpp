@@ -68,6 +68,7 @@ struct ObjectLayout {
   std::uint32_t stride = 0;                      // the slab cache's object size (alignment, an outside free pointer)
   std::string source;                            // where the offsets come from
   std::map<std::string, std::uint32_t> offsets;  // field -> byte offset
+  std::map<std::string, std::uint32_t> sizes;    // field -> bytes, where the layout says (optional)
   std::map<std::string, std::uint32_t> line_of;  // field -> 64-byte line index
   std::unordered_map<std::string, FieldSlot, StringHash, std::equal_to<>> slots;  // built by index()
   bool slab_packed() const { return size > 0; }

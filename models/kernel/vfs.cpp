@@ -153,6 +153,7 @@ std::uint32_t Vfs::line_in_object(const Object& o, const FieldSlot& slot) const 
 }
 
 bool Vfs::has_field(ObjId id, std::string_view field) const {
+  if (used_asked_) used_asked_->emplace(objects_[id].layout->type, std::string(field));
   const auto& slots = objects_[id].layout->slots;
   return slots.find(field) != slots.end();
 }
@@ -166,6 +167,7 @@ FieldRef Vfs::field(ObjId id, std::string_view name) const {
   if (ce.layout == o.layout && ce.name == name.data() && ce.size == name.size()) {
     return {o.first_line + line_in_object(o, ce.slot), o.first_word + ce.slot.word, ce.stored};
   }
+  if (used_required_) used_required_->emplace(o.layout->type, std::string(name));
   const auto it = o.layout->slots.find(name);
   if (it == o.layout->slots.end()) {
     throw std::invalid_argument("kernel '" + spec_.name + "': object type '" + o.layout->type + "' has no field '" +

@@ -7,6 +7,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -106,6 +107,13 @@ class Vfs {
   void free_object(ObjId id, CpuId cpu);
   const Object& object(ObjId id) const { return objects_[id]; }
   bool has_field(ObjId id, std::string_view field) const;
+  // From now on, the (type, field) of every field() into `required` and of every has_field() into
+  // `asked` (kernel_check's fields_used: what an imported layout must place).
+  void record_fields_used(std::set<std::pair<std::string, std::string>>* required,
+                          std::set<std::pair<std::string, std::string>>* asked) {
+    used_required_ = required;
+    used_asked_ = asked;
+  }
   // Throws std::invalid_argument naming the object and field when the layout lacks it.
   FieldRef field(ObjId id, std::string_view field) const;
   // The kernel's cpu_costs entry for a compute step, or nullptr; cached by the address of the
@@ -227,6 +235,8 @@ class Vfs {
     std::string_view stored;
   };
   static constexpr std::size_t kFieldCacheSize = 1024;  // a power of two: the index is a mask
+  std::set<std::pair<std::string, std::string>>* used_required_ = nullptr;
+  std::set<std::pair<std::string, std::string>>* used_asked_ = nullptr;
   mutable std::vector<FieldCacheEntry> field_cache_ = std::vector<FieldCacheEntry>(kFieldCacheSize);
   struct StepCacheEntry {
     const char* name = nullptr;

@@ -19,7 +19,20 @@ struct StatLoopParams {
   bool lstat = false;
   Picos user = 0;  // user-space work per iteration (the loop itself)
   std::string cwd = "/home/user";
+  // The file's name; its length decides whether the lookup reads the inline name past its first
+  // word (d_iname_tail), which layouts put on a different line than d_name.
+  std::string file_name = "file";
 };
+
+std::string read_file_name(const config::Node& n) {
+  const std::string name = n.as_string();
+  if (name.empty() || name.size() > 200 || name == "." || name == ".." ||
+      name.find_first_of(std::string("/\0", 2)) != std::string::npos) {
+    n.fail("file_name must be one path component of 1..200 bytes, not '.', '..' or containing '/' (e.g. "
+           "willitscale.Xa3fQz)");
+  }
+  return name;
+}
 
 constexpr Param<StatLoopParams> kParams[] = {
     {"path_components", "k, the components of the path stat'ed: ./file is 1, ./d1/file is 2 (1..64)",
@@ -42,6 +55,9 @@ constexpr Param<StatLoopParams> kParams[] = {
     {"cwd", "the shared working directory (absolute)",
      [](const config::Node& n, StatLoopParams& p) { p.cwd = read_absolute_dir(n, "cwd", "/home/user"); },
      [](const StatLoopParams& p) -> ParamValue { return p.cwd; }},
+    {"file_name", "the file's name (each process's own file gets its number appended)",
+     [](const config::Node& n, StatLoopParams& p) { p.file_name = read_file_name(n); },
+     [](const StatLoopParams& p) -> ParamValue { return p.file_name; }},
 };
 
 class StatLoop final : public PerProcessWorkload {
@@ -57,7 +73,7 @@ class StatLoop final : public PerProcessWorkload {
     if (p_.threads) fs = vfs.new_object("fs_struct", "fs_struct (shared by the threads)", true, 0u);
     for (std::size_t i = 0; i < cpus.size(); ++i) {
       const auto node = vfs.machine().node_of(vfs.machine().core_of(cpus[i]));
-      const std::string name = p_.shared_file ? "file" : "file" + std::to_string(i);
+      const std::string name = p_.shared_file ? p_.file_name : p_.file_name + std::to_string(i);
       if (!vfs.child(dir, name)) vfs.add_dentry(dir, name, false, p_.shared_file, node);
       add(vfs.new_process(cpus[i], cwd, fs),
           std::make_unique<CyclicSource>(

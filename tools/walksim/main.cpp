@@ -10,6 +10,7 @@
 #include "tools/experiment/output_dir.hpp"
 #include "tools/experiment/runner.hpp"
 #include "tools/walksim/global_options.hpp"
+#include "tools/walksim/layout_command.hpp"
 #include "tools/walksim/model_command.hpp"
 #include "tools/walksim/probe_command.hpp"
 #include "tools/walksim/run_command.hpp"
@@ -54,6 +55,7 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   cli::add_machines_command(app, global);
   cli::add_trace_command(app, global);
   cli::add_kernels_command(app, global);
+  cli::add_layout_command(app, global);
   cli::add_model_command(app);
   cli::add_run_command(app, global);
   cli::add_validate_command(app, global);

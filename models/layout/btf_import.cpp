@@ -1,0 +1,194 @@
+#include "models/layout/btf_import.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "models/config/strict_yaml.hpp"
+#include "models/kernel/kernel_loader.hpp"
+
+namespace walksim::layout {
+namespace {
+
+constexpr std::uint32_t kMaxBytes = static_cast<std::uint32_t>(64 * kernel::kMaxLayoutLines);
+
+std::uint32_t round_up(std::uint32_t v, std::uint32_t to) { return (v + to - 1) / to * to; }
+
+// The members to look at for a field: the candidates present, oldest first, first one wins.
+std::optional<std::pair<const MemberCandidate*, MemberPlace>> locate(const BtfFile& btf, std::uint32_t id,
+                                                                      const FieldInStructs& f) {
+  for (const auto& c : f.candidates) {
+    if (auto place = btf.member(id, c.path)) return std::make_pair(&c, *place);
+  }
+  return std::nullopt;
+}
+
+std::string candidates_text(const FieldInStructs& f) {
+  std::string s;
+  for (const auto& c : f.candidates) s += (s.empty() ? "" : ", ") + c.path;
+  return s;
+}
+
+}  // namespace
+
+std::uint32_t stride_by_rule(std::uint32_t size, StrideRule rule) {
+  switch (rule) {
+    case StrideRule::kAlign8: return round_up(size, 8);
+    case StrideRule::kAlign8Ctor: return round_up(size, 8) + 8;
+    case StrideRule::kHwcacheAlign: return round_up(size, 64);
+    case StrideRule::kKmalloc: {
+      for (std::uint32_t c : {8u, 16u, 32u, 64u, 96u, 128u, 192u, 256u, 512u, 1024u, 2048u, 4096u, 8192u}) {
+        if (size <= c) return c;
+      }
+      return round_up(size, 4096);
+    }
+  }
+  return round_up(size, 8);
+}
+
+std::map<std::string, std::uint32_t> parse_slabinfo(const std::string& text, const std::string& what) {
+  std::map<std::string, std::uint32_t> sizes;
+  std::istringstream in(text);
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (n == 1) {
+      if (line.rfind("slabinfo - version: 2.", 0) != 0) {
+        throw LayoutError(what + ":1: not a /proc/slabinfo (it begins 'slabinfo - version: 2.1')");
+      }
+      continue;
+    }
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string name;
+    unsigned long active = 0, total = 0, objsize = 0;
+    if (!(fields >> name >> active >> total >> objsize) || objsize == 0 || objsize > 1u << 20) {
+      throw LayoutError(what + ":" + std::to_string(n) + ": expected '<name> <active> <num> <objsize> ...'");
+    }
+    sizes[name] = static_cast<std::uint32_t>(objsize);
+  }
+  if (n == 0) throw LayoutError(what + ": empty, not a /proc/slabinfo");
+  return sizes;
+}
+
+ImportedKernel import_layouts(const BtfFile& btf, const kernel::KernelSpec& base, const kernel::FieldsUsed& used,
+                              const ImportOptions& options) {
+  ImportedKernel out;
+  out.btf_path = btf.path();
+  out.base = base.name;
+  out.kernel = !options.kernel.empty() ? options.kernel : btf.banner().value_or("");
+  if (out.kernel.empty()) {
+    throw LayoutError(btf.path() +
+                      ": carries no 'Linux version' banner, so which kernel it describes is unknown: say it with "
+                      "--kernel-version (the source every imported offset will cite)");
+  }
+  std::vector<std::string> problems;
+  for (const StructOfType& st : kernel_structs()) {
+    const auto layout_it = base.layouts.find(st.type);
+    if (layout_it == base.layouts.end()) continue;
+    const kernel::ObjectLayout& layout = layout_it->second;
+    std::optional<std::uint32_t> id;
+    std::string struct_name;
+    for (auto it = st.structs.rbegin(); it != st.structs.rend() && !id; ++it) {
+      id = btf.find_struct(it->path);  // newest first: 3.3+ has both struct vfsmount and struct mount
+      struct_name = it->path;
+    }
+    if (!id) {
+      std::string names;
+      for (const auto& s : st.structs) names += (names.empty() ? "struct " : " or struct ") + s.path;
+      problems.push_back("no " + names + " in the BTF (the model's '" + st.type + "')");
+      continue;
+    }
+    ImportedType t;
+    t.type = st.type;
+    t.struct_name = struct_name;
+    t.size = btf.struct_size(*id);
+    if (t.size == 0 || t.size > kMaxBytes) {
+      problems.push_back("struct " + struct_name + " is " + std::to_string(t.size) + " bytes, outside 1.." +
+                         std::to_string(kMaxBytes));
+      continue;
+    }
+    const std::vector<std::string> members = btf.member_names(*id);
+    std::vector<std::string> placed;  // the base's fields of this type, in its order
+    for (const auto& line : layout.lines) placed.insert(placed.end(), line.begin(), line.end());
+    for (const std::string& name : placed) {
+      const auto f = std::find_if(st.fields.begin(), st.fields.end(), [&](const auto& x) { return x.field == name; });
+      const bool required = used.required.count({st.type, name}) > 0;
+      if (f == st.fields.end()) {
+        problems.push_back(st.type + "." + name + ": the rename table (models/layout/kernel_structs.cpp) does not know it");
+        continue;
+      }
+      const auto found = locate(btf, *id, *f);
+      if (!found) {
+        if (required) {
+          problems.push_back(st.type + "." + name + ": " + base.name + " uses it, and struct " + struct_name +
+                             " has no member " + candidates_text(*f) + config::did_you_mean(f->candidates.back().path, members));
+        } else {
+          t.left_out.emplace_back(name, "not in struct " + struct_name + " (" + candidates_text(*f) + "), and " +
+                                            base.name + " does not use it");
+        }
+        continue;
+      }
+      const auto& [cand, place] = *found;
+      ImportedField field{name, cand->path, cand->since, cand->part, place.in_anonymous, place.offset, place.size};
+      if (cand->part != Part::kWhole) {
+        if (place.size <= 8) {
+          if (cand->part == Part::kAfterFirstWord) {
+            t.left_out.emplace_back(name, cand->path + " is " + std::to_string(place.size) + " bytes: no bytes after its first word");
+            continue;
+          }
+        } else if (cand->part == Part::kFirstWord) {
+          field.size = 8;
+        } else {
+          field.offset += 8;
+          field.size -= 8;
+        }
+      }
+      if (field.offset + field.size > t.size) {
+        problems.push_back(st.type + "." + name + " at " + std::to_string(field.offset) + " (+" +
+                           std::to_string(field.size) + ") runs past the struct's " + std::to_string(t.size) + " bytes");
+        continue;
+      }
+      t.fields.push_back(std::move(field));
+    }
+    std::sort(t.fields.begin(), t.fields.end(), [](const auto& a, const auto& b) { return a.offset < b.offset; });
+    for (std::size_t i = 1; i < t.fields.size(); ++i) {
+      const auto& a = t.fields[i - 1];
+      const auto& b = t.fields[i];
+      if (a.offset + a.size > b.offset) {
+        problems.push_back(st.type + ": " + a.field + " (" + a.member + ", " + std::to_string(a.offset) + "+" +
+                           std::to_string(a.size) + ") and " + b.field + " (" + b.member + ", " + std::to_string(b.offset) +
+                           "+" + std::to_string(b.size) + ") overlap: the base places both, the kernel has them in one place");
+      }
+    }
+    if (t.fields.empty()) {
+      problems.push_back("struct " + struct_name + ": none of the fields " + base.name + " places for '" + st.type +
+                         "' is in it");
+      continue;
+    }
+    const std::uint32_t rule = stride_by_rule(t.size, st.stride);
+    if (options.slabinfo && options.slabinfo->count(st.cache) && options.slabinfo->at(st.cache) >= t.size &&
+        st.stride != StrideRule::kKmalloc) {
+      t.stride = round_up(options.slabinfo->at(st.cache), 8);
+      t.stride_source = "/proc/slabinfo objsize of '" + st.cache + "' (" + st.stride_source + "; SLUB's rule gives " +
+                        std::to_string(rule) + ")";
+    } else {
+      t.stride = rule;
+      t.stride_source = st.stride_source + "; SLUB's rule, not measured";
+    }
+    if (t.stride > kMaxBytes) {
+      problems.push_back("struct " + struct_name + ": a stride of " + std::to_string(t.stride) +
+                         " bytes is above the model's " + std::to_string(kMaxBytes) + " per object");
+      continue;
+    }
+    out.types.push_back(std::move(t));
+  }
+  if (!problems.empty()) {
+    std::string msg = btf.path() + ": cannot lay out " + base.name + "'s objects from this BTF:";
+    for (const auto& p : problems) msg += "\n  " + p;
+    throw LayoutError(msg);
+  }
+  return out;
+}
+
+}  // namespace walksim::layout
