@@ -8,7 +8,9 @@
 #include <string>
 
 #include "models/config/config_error.hpp"
+#include "models/kernel/kernel_check.hpp"
 #include "models/kernel/kernel_loader.hpp"
+#include "models/layout/btf_import.hpp"
 #include "models/kernel/syscall.hpp"
 #include "models/machine/machine_loader.hpp"
 #include "models/workload/trace_replay.hpp"
@@ -44,6 +46,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
       kernel::parse_syscall(text);
     } catch (const std::invalid_argument&) {
+    }
+#elif FUZZ_TARGET == 6
+    // Raw BTF: libbpf checks the sections' bounds, the reader every type id and name it follows;
+    // the importer then looks up every struct and member the model needs.
+    static const kernel::KernelSpec base = kernel::load_kernel("linux-6.x", {kRoot + "/kernels"});
+    static const kernel::FieldsUsed used = kernel::fields_used(base);
+    try {
+      const layout::BtfFile btf = layout::BtfFile::from_bytes(data, size, "fuzz.btf");
+      layout::ImportOptions options;
+      options.kernel = "fuzz";
+      (void)layout::import_layouts(btf, base, used, options);
+    } catch (const layout::LayoutError&) {
     }
 #endif
   } catch (const config::ConfigError&) {

@@ -11,13 +11,15 @@ seconds="${FUZZ_SECONDS:-12}"
 # assertions stay on.
 CC=clang CXX=clang++ cmake -S . -B build-san -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DWALKSIM_FUZZ=ON >/dev/null
-cmake --build build-san -j"$(nproc)" --target fuzz_machine fuzz_kernel fuzz_experiment fuzz_trace fuzz_syscall
-for t in machine kernel experiment trace syscall; do
+cmake --build build-san -j"$(nproc)" --target fuzz_machine fuzz_kernel fuzz_experiment fuzz_trace fuzz_syscall fuzz_btf
+for t in machine kernel experiment trace syscall btf; do
   work=$(mktemp -d)
   cp -r "fuzz/corpus/$t/." "$work/"
   echo "fuzz_$t: ${seconds}s"
+  max_len=4096
+  [ "$t" = btf ] && max_len=16384  # the seed, a look-alike kernel's BTF, is 4.3 KB
   # -timeout: an input that takes more than 20 s is a hang, and fails the run like a crash.
-  (cd build-san && ASAN_OPTIONS=detect_leaks=0 "./fuzz/fuzz_$t" -max_total_time="$seconds" -max_len=4096 \
+  (cd build-san && ASAN_OPTIONS=detect_leaks=0 "./fuzz/fuzz_$t" -max_total_time="$seconds" -max_len="$max_len" \
      -timeout=20 -print_final_stats=0 -close_fd_mask=3 "$work" 2>&1 | tail -2)
   rm -rf "$work"
 done

@@ -11,6 +11,7 @@ packages=(
   gnuplot-nox
   clang libclang-rt-14-dev clang-format clang-tidy
   libopenmpi-dev openmpi-bin
+  libbpf-dev dwarves binutils
 )
 
 missing=()

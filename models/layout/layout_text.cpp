@@ -18,14 +18,14 @@ std::string show_layout(const kernel::ObjectLayout& l) {
   }
   for (std::size_t i = 0; i < l.lines.size(); ++i) {
     const std::uint32_t begin = static_cast<std::uint32_t>(64 * i), end = begin + 64;
-    out += fmt::format("\t/* --- line {} ({:#x}) --- */\n", i, begin);
+    out += fmt::format("    /* --- line {} ({:#x}) --- */\n", i, begin);
     std::uint32_t bytes = 0;  // of the line's 64, in sized fields (a field running on counts where it lies)
     if (l.slab_packed()) {
       for (const auto& [f, off] : l.offsets) {
         if (!l.sizes.count(f) || off >= begin) continue;
         const std::uint32_t stop = off + l.sizes.at(f);
         if (stop > begin) {
-          out += fmt::format("\t/* {} runs on to {:#x} */\n", f, stop);
+          out += fmt::format("    /* {} runs on to {:#x} */\n", f, stop);
           bytes += std::min(stop, end) - begin;
         }
       }
@@ -37,13 +37,13 @@ std::string show_layout(const kernel::ObjectLayout& l) {
       }
       const std::string size = sized ? fmt::format("{:#6x}", l.sizes.at(f)) : std::string("     ?");
       if (l.slab_packed()) {
-        out += fmt::format("\t{:<24} /* {:#6x} {} */\n", f + ";", l.offsets.at(f), size);
+        out += fmt::format("    {:<24} /* {:#6x} {} */\n", f + ";", l.offsets.at(f), size);
       } else {
-        out += fmt::format("\t{:<24} /*        {} */\n", f + ";", size);
+        out += fmt::format("    {:<24} /*        {} */\n", f + ";", size);
       }
     }
-    if (l.lines[i].empty() && bytes == 0) out += "\t/* no field the model knows */\n";
-    else if (!l.sizes.empty()) out += fmt::format("\t/* {} of 64 bytes in fields the model knows */\n", bytes);
+    if (l.lines[i].empty() && bytes == 0) out += "    /* no field the model knows */\n";
+    else if (!l.sizes.empty()) out += fmt::format("    /* {} of 64 bytes in fields the model knows */\n", bytes);
   }
   out += "};\n";
   if (l.slab_packed() && l.stride % 64 != 0) {
