@@ -69,7 +69,8 @@ void read_field_sizes(const Node& sizes, ObjectLayout& layout) {
     const bool placed = layout.slab_packed() ? layout.offsets.count(name) > 0 : layout.line_of.count(name) > 0;
     if (!placed) n.fail("'" + name + "' has a size but no place in the layout of " + layout.type);
     const std::uint32_t bytes = n.as_uint32();
-    if (bytes == 0 || bytes > 64 * kMaxLayoutLines) n.fail("a field's size must be 1.." + std::to_string(64 * kMaxLayoutLines) + " bytes");
+    if (bytes == 0 || bytes > 64 * kMaxLayoutLines)
+      n.fail("a field's size must be 1.." + std::to_string(64 * kMaxLayoutLines) + " bytes");
     if (layout.slab_packed() && layout.offsets.at(name) + std::uint64_t{bytes} > layout.size) {
       n.fail("'" + name + "' at " + std::to_string(layout.offsets.at(name)) + " with " + std::to_string(bytes) +
              " bytes runs past the struct's " + std::to_string(layout.size));

@@ -6,13 +6,13 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdarg>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <algorithm>
 #include <iterator>
 #include <utility>
 
@@ -45,7 +45,8 @@ std::optional<std::string> read_banner(const std::string& path) {
     const std::string text = bytes.substr(at, end == std::string::npos ? 200 : std::min<std::size_t>(end - at, 400));
     if (text.find('%') != std::string::npos || text.size() <= 16) continue;
     const std::size_t hash = text.find('#');
-    if (hash != std::string::npos && hash + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[hash + 1]))) {
+    if (hash != std::string::npos && hash + 1 < text.size() &&
+        std::isdigit(static_cast<unsigned char>(text[hash + 1]))) {
       return text;
     }
     if (!first) first = text;
@@ -84,7 +85,10 @@ BtfFile BtfFile::open(const std::string& path) {
     got = static_cast<std::size_t>(in.gcount());
   }
   const bool raw = got >= 2 && ((magic[0] == 0x9f && magic[1] == 0xeb) || (magic[0] == 0xeb && magic[1] == 0x9f));
-  const bool elf = got == 4 && std::memcmp(magic, "\x7f" "ELF", 4) == 0;
+  const bool elf = got == 4 && std::memcmp(magic,
+                                           "\x7f"
+                                           "ELF",
+                                           4) == 0;
   if (!raw && !elf) {
     throw LayoutError(path +
                       ": not BTF: raw BTF begins with the magic 0xeB9F and an ELF file with \\x7fELF "
@@ -94,7 +98,8 @@ BtfFile BtfFile::open(const std::string& path) {
   struct btf* b = raw ? btf__parse_raw(path.c_str()) : btf__parse_elf(path.c_str(), nullptr);
   if (!b) {
     const int err = errno;
-    if (elf && err == ENOENT) throw LayoutError(path + ": an ELF file without a .BTF section (convert its DWARF with pahole -J)");
+    if (elf && err == ENOENT)
+      throw LayoutError(path + ": an ELF file without a .BTF section (convert its DWARF with pahole -J)");
     throw LayoutError(path + ": not readable as " + (raw ? "raw BTF" : "BTF in an ELF file") + " (" + why(err) +
                       "): truncated or corrupt");
   }
@@ -207,7 +212,8 @@ std::optional<MemberPlace> BtfFile::member(std::uint32_t struct_id, std::string_
   std::size_t start = 0;
   while (true) {
     const std::size_t dot = path.find('.', start);
-    const std::string_view step = path.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+    const std::string_view step =
+        path.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
     const auto found = find_member(btf_, skip_modifiers(btf_, id), step, 0);
     if (!found) return std::nullopt;
     f = *found;

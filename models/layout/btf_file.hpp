@@ -20,7 +20,8 @@ namespace walksim::layout {
 // `flag` names the command-line option the problem is about, when one is.
 class LayoutError : public std::runtime_error {
  public:
-  explicit LayoutError(const std::string& what, std::string flag = "") : std::runtime_error(what), flag_(std::move(flag)) {}
+  explicit LayoutError(const std::string& what, std::string flag = "")
+      : std::runtime_error(what), flag_(std::move(flag)) {}
   const std::string& flag() const { return flag_; }
 
  private:

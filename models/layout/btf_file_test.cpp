@@ -21,7 +21,8 @@ std::string bytes_of(const std::string& path) {
 }
 
 std::string write_temp(const std::string& name, const std::string& bytes) {
-  const auto p = std::filesystem::temp_directory_path() / ("walksim-btf-test-" + std::to_string(::getpid()) + "-" + name);
+  const auto p =
+      std::filesystem::temp_directory_path() / ("walksim-btf-test-" + std::to_string(::getpid()) + "-" + name);
   std::ofstream(p, std::ios::binary) << bytes;
   return p.string();
 }

@@ -15,7 +15,7 @@ std::uint32_t round_up(std::uint32_t v, std::uint32_t to) { return (v + to - 1) 
 
 // The members to look at for a field: the candidates present, oldest first, first one wins.
 std::optional<std::pair<const MemberCandidate*, MemberPlace>> locate(const BtfFile& btf, std::uint32_t id,
-                                                                      const FieldInStructs& f) {
+                                                                     const FieldInStructs& f) {
   for (const auto& c : f.candidates) {
     if (auto place = btf.member(id, c.path)) return std::make_pair(&c, *place);
   }
@@ -32,9 +32,12 @@ std::string candidates_text(const FieldInStructs& f) {
 
 std::uint32_t stride_by_rule(std::uint32_t size, StrideRule rule) {
   switch (rule) {
-    case StrideRule::kAlign8: return round_up(size, 8);
-    case StrideRule::kAlign8Ctor: return round_up(size, 8) + 8;
-    case StrideRule::kHwcacheAlign: return round_up(size, 64);
+    case StrideRule::kAlign8:
+      return round_up(size, 8);
+    case StrideRule::kAlign8Ctor:
+      return round_up(size, 8) + 8;
+    case StrideRule::kHwcacheAlign:
+      return round_up(size, 64);
     case StrideRule::kKmalloc: {
       for (std::uint32_t c : {8u, 16u, 32u, 64u, 96u, 128u, 192u, 256u, 512u, 1024u, 2048u, 4096u, 8192u}) {
         if (size <= c) return c;
@@ -115,14 +118,16 @@ ImportedKernel import_layouts(const BtfFile& btf, const kernel::KernelSpec& base
       const auto f = std::find_if(st.fields.begin(), st.fields.end(), [&](const auto& x) { return x.field == name; });
       const bool required = used.required.count({st.type, name}) > 0;
       if (f == st.fields.end()) {
-        problems.push_back(st.type + "." + name + ": the rename table (models/layout/kernel_structs.cpp) does not know it");
+        problems.push_back(st.type + "." + name +
+                           ": the rename table (models/layout/kernel_structs.cpp) does not know it");
         continue;
       }
       const auto found = locate(btf, *id, *f);
       if (!found) {
         if (required) {
           problems.push_back(st.type + "." + name + ": " + base.name + " uses it, and struct " + struct_name +
-                             " has no member " + candidates_text(*f) + config::did_you_mean(f->candidates.back().path, members));
+                             " has no member " + candidates_text(*f) +
+                             config::did_you_mean(f->candidates.back().path, members));
         } else {
           t.left_out.emplace_back(name, "not in struct " + struct_name + " (" + candidates_text(*f) + "), and " +
                                             base.name + " does not use it");
@@ -134,7 +139,8 @@ ImportedKernel import_layouts(const BtfFile& btf, const kernel::KernelSpec& base
       if (cand->part != Part::kWhole) {
         if (place.size <= 8) {
           if (cand->part == Part::kAfterFirstWord) {
-            t.left_out.emplace_back(name, cand->path + " is " + std::to_string(place.size) + " bytes: no bytes after its first word");
+            t.left_out.emplace_back(
+                name, cand->path + " is " + std::to_string(place.size) + " bytes: no bytes after its first word");
             continue;
           }
         } else if (cand->part == Part::kFirstWord) {
@@ -146,7 +152,8 @@ ImportedKernel import_layouts(const BtfFile& btf, const kernel::KernelSpec& base
       }
       if (field.offset + field.size > t.size) {
         problems.push_back(st.type + "." + name + " at " + std::to_string(field.offset) + " (+" +
-                           std::to_string(field.size) + ") runs past the struct's " + std::to_string(t.size) + " bytes");
+                           std::to_string(field.size) + ") runs past the struct's " + std::to_string(t.size) +
+                           " bytes");
         continue;
       }
       t.fields.push_back(std::move(field));
@@ -157,8 +164,9 @@ ImportedKernel import_layouts(const BtfFile& btf, const kernel::KernelSpec& base
       const auto& b = t.fields[i];
       if (a.offset + a.size > b.offset) {
         problems.push_back(st.type + ": " + a.field + " (" + a.member + ", " + std::to_string(a.offset) + "+" +
-                           std::to_string(a.size) + ") and " + b.field + " (" + b.member + ", " + std::to_string(b.offset) +
-                           "+" + std::to_string(b.size) + ") overlap: the base places both, the kernel has them in one place");
+                           std::to_string(a.size) + ") and " + b.field + " (" + b.member + ", " +
+                           std::to_string(b.offset) + "+" + std::to_string(b.size) +
+                           ") overlap: the base places both, the kernel has them in one place");
       }
     }
     if (t.fields.empty()) {

@@ -17,9 +17,9 @@
 namespace walksim::layout {
 
 struct ImportedField {
-  std::string field;        // the model's name
-  std::string member;       // the BTF member path it was found at ("d_lockref.count")
-  std::string since;        // the rename table's release for that path
+  std::string field;   // the model's name
+  std::string member;  // the BTF member path it was found at ("d_lockref.count")
+  std::string since;   // the rename table's release for that path
   Part part = Part::kWhole;
   bool in_anonymous = false;
   std::uint32_t offset = 0;
@@ -27,19 +27,19 @@ struct ImportedField {
 };
 
 struct ImportedType {
-  std::string type;           // the model's object type
-  std::string struct_name;    // the BTF struct it was read from
-  std::uint32_t size = 0;     // sizeof
-  std::uint32_t stride = 0;   // the slab cache's object size
-  std::string stride_source;  // /proc/slabinfo, or the cache's flags and SLUB's rule
-  std::vector<ImportedField> fields;                            // by offset
-  std::vector<std::pair<std::string, std::string>> left_out;    // field, why (not in this kernel, unused)
+  std::string type;                                           // the model's object type
+  std::string struct_name;                                    // the BTF struct it was read from
+  std::uint32_t size = 0;                                     // sizeof
+  std::uint32_t stride = 0;                                   // the slab cache's object size
+  std::string stride_source;                                  // /proc/slabinfo, or the cache's flags and SLUB's rule
+  std::vector<ImportedField> fields;                          // by offset
+  std::vector<std::pair<std::string, std::string>> left_out;  // field, why (not in this kernel, unused)
 };
 
 struct ImportedKernel {
   std::string btf_path;
-  std::string kernel;      // "Linux version 6.1.0-57-amd64 (...) ..." or what --kernel-version said
-  std::string base;        // the variant it extends
+  std::string kernel;  // "Linux version 6.1.0-57-amd64 (...) ..." or what --kernel-version said
+  std::string base;    // the variant it extends
   std::vector<ImportedType> types;
 };
 

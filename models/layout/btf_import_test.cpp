@@ -71,9 +71,9 @@ TEST(BtfImport, TheNamesOfNewerKernelsAreFoundThroughTheRenameTable) {
   EXPECT_EQ(field_of(d, "d_subdirs").member, "d_children");
   EXPECT_EQ(field_of(d, "d_alias").member, "d_u.d_alias");
   EXPECT_EQ(field_of(d, "d_iname").member, "d_shortname");
-  EXPECT_EQ(field_of(d, "d_iname").size, 8u);                                 // its first word
+  EXPECT_EQ(field_of(d, "d_iname").size, 8u);  // its first word
   EXPECT_EQ(field_of(d, "d_iname_tail").offset, field_of(d, "d_iname").offset + 8);
-  EXPECT_EQ(field_of(d, "d_iname_tail").size, 32u);                           // the other 32 of 40 bytes
+  EXPECT_EQ(field_of(d, "d_iname_tail").size, 32u);  // the other 32 of 40 bytes
   EXPECT_TRUE(field_of(d, "d_name").in_anonymous);
   EXPECT_EQ(field_of(type_of(k, "inode"), "i_mutex").member, "i_rwsem");
   EXPECT_EQ(field_of(type_of(k, "inode"), "i_nrpages").member, "i_data.nrpages");
@@ -117,7 +117,8 @@ TEST(BtfImport, ABtfWithoutAStructTheModelNeedsIsAnError) {
 }
 
 TEST(BtfImport, WithoutABannerTheKernelMustBeNamed) {
-  EXPECT_THROW((void)import_layouts(BtfFile::open(fixture("lookalike.btf")), base().spec, base().used, {}), LayoutError);
+  EXPECT_THROW((void)import_layouts(BtfFile::open(fixture("lookalike.btf")), base().spec, base().used, {}),
+               LayoutError);
 }
 
 TEST(BtfImport, StridesComeFromSlabinfoWhenGivenAndFromTheCachesFlagsOtherwise) {
@@ -126,9 +127,10 @@ TEST(BtfImport, StridesComeFromSlabinfoWhenGivenAndFromTheCachesFlagsOtherwise) 
   EXPECT_EQ(type_of(rule, "fs_struct").stride % 64, 0u) << "SLAB_HWCACHE_ALIGN";
   EXPECT_EQ(type_of(rule, "super_block").stride, 512u) << "kzalloc of " << type_of(rule, "super_block").size;
   ImportOptions o;
-  o.slabinfo = parse_slabinfo("slabinfo - version: 2.1\n# name <active_objs> <num_objs> <objsize> ...\n"
-                              "dentry 10 21 200 21 1 : tunables 0 0 0 : slabdata 1 1 0\n",
-                              "test-slabinfo");
+  o.slabinfo = parse_slabinfo(
+      "slabinfo - version: 2.1\n# name <active_objs> <num_objs> <objsize> ...\n"
+      "dentry 10 21 200 21 1 : tunables 0 0 0 : slabdata 1 1 0\n",
+      "test-slabinfo");
   const ImportedKernel measured = import("lookalike.o", o);
   EXPECT_EQ(type_of(measured, "dentry").stride, 200u);
   EXPECT_NE(type_of(measured, "dentry").stride_source.find("/proc/slabinfo"), std::string::npos);

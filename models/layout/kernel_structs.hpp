@@ -20,16 +20,16 @@ struct MemberCandidate {
 };
 
 struct FieldInStructs {
-  std::string field;                         // the model's name (models/kernel/object_fields.cpp)
-  std::vector<MemberCandidate> candidates;   // tried in order (oldest first unless a newer one is more precise)
+  std::string field;                        // the model's name (models/kernel/object_fields.cpp)
+  std::vector<MemberCandidate> candidates;  // tried in order (oldest first unless a newer one is more precise)
 };
 
 // How the object's slab cache sizes each object (its stride) when no /proc/slabinfo says.
 enum class StrideRule : std::uint8_t {
-  kAlign8,       // KMEM_CACHE without constructor: SLUB keeps the free pointer inside the object
-  kAlign8Ctor,   // a constructor: SLUB puts the free pointer after the object (+8)
-  kHwcacheAlign, // SLAB_HWCACHE_ALIGN: rounded up to the 64-byte line
-  kKmalloc,      // kzalloc: the next kmalloc size class
+  kAlign8,        // KMEM_CACHE without constructor: SLUB keeps the free pointer inside the object
+  kAlign8Ctor,    // a constructor: SLUB puts the free pointer after the object (+8)
+  kHwcacheAlign,  // SLAB_HWCACHE_ALIGN: rounded up to the 64-byte line
+  kKmalloc,       // kzalloc: the next kmalloc size class
 };
 
 struct StructOfType {
@@ -37,7 +37,7 @@ struct StructOfType {
   std::vector<MemberCandidate> structs;  // the struct holding it, oldest first (path = struct name)
   std::string cache;                     // the slab cache's name in /proc/slabinfo
   StrideRule stride;
-  std::string stride_source;             // where the cache's flags come from
+  std::string stride_source;  // where the cache's flags come from
   std::vector<FieldInStructs> fields;
 };
 

@@ -49,13 +49,16 @@ std::string occupancy(const kernel::ObjectLayout& l, std::uint32_t line) {
   if (line >= l.lines.size()) return "nothing";
   for (const auto& f : l.lines[line]) {
     s += (s.empty() ? "" : ", ") + f;
-    if (l.slab_packed()) s += fmt::format(" {}+{}", l.offsets.at(f), l.sizes.at(f));
-    else s += fmt::format(" ({})", l.sizes.at(f));
+    if (l.slab_packed())
+      s += fmt::format(" {}+{}", l.offsets.at(f), l.sizes.at(f));
+    else
+      s += fmt::format(" ({})", l.sizes.at(f));
   }
   return s.empty() ? "nothing" : s;
 }
 
-bool overlaps_any(const kernel::ObjectLayout& l, std::uint32_t at, std::uint32_t size, const std::set<std::string>& skip) {
+bool overlaps_any(const kernel::ObjectLayout& l, std::uint32_t at, std::uint32_t size,
+                  const std::set<std::string>& skip) {
   for (const auto& [f, o] : l.offsets) {
     if (skip.count(f) || !l.sizes.count(f)) continue;
     if (at < o + l.sizes.at(f) && o < at + size) return true;
@@ -92,19 +95,21 @@ std::string Move::summary() const {
 kernel::ObjectLayout move_field(const kernel::ObjectLayout& layout, const std::string& field, std::uint32_t to_line,
                                 bool grow, std::optional<std::uint32_t> stride, Move& done) {
   need_field(layout, field);
-  const std::uint32_t lines = layout.slab_packed() ? (layout.size + 63) / 64
-                                                   : static_cast<std::uint32_t>(layout.lines.size()) + 1;
+  const std::uint32_t lines =
+      layout.slab_packed() ? (layout.size + 63) / 64 : static_cast<std::uint32_t>(layout.lines.size()) + 1;
   if (to_line >= lines || to_line >= kernel::kMaxLayoutLines) {
     throw LayoutError(fmt::format("line {} is beyond {} ({}: lines 0..{}{})", to_line, layout.type,
                                   layout.slab_packed() ? fmt::format("{} bytes", layout.size) : "a layout of lines",
                                   lines - 1, layout.slab_packed() ? "" : ", the last a new one"));
   }
   if (grow && !layout.slab_packed()) {
-    throw LayoutError("--grow needs byte offsets (a layout of lines has no bytes to move down): import the "
-                      "kernel's layout from its BTF first");
+    throw LayoutError(
+        "--grow needs byte offsets (a layout of lines has no bytes to move down): import the "
+        "kernel's layout from its BTF first");
   }
   done = Move{field, layout.line_of.at(field), to_line, 0, 0, {}, 0, 0};
-  if (done.from_line == to_line) throw LayoutError(layout.type + "." + field + " is already on line " + std::to_string(to_line));
+  if (done.from_line == to_line)
+    throw LayoutError(layout.type + "." + field + " is already on line " + std::to_string(to_line));
   need_size(layout, field);
   if (to_line < layout.lines.size()) {
     for (const auto& f : layout.lines[to_line]) need_size(layout, f);
@@ -154,8 +159,8 @@ kernel::ObjectLayout move_field(const kernel::ObjectLayout& layout, const std::s
     if (!at || o > *at) at = o;
   }
   if (!at) {
-    throw LayoutError(fmt::format("line {} of {} has no field boundary where {} bytes fit before the line ends", to_line,
-                                  layout.type, size));
+    throw LayoutError(fmt::format("line {} of {} has no field boundary where {} bytes fit before the line ends",
+                                  to_line, layout.type, size));
   }
   const std::uint32_t shift = round_up(size, 8);
   moved.size = layout.size + shift;
@@ -189,20 +194,24 @@ kernel::ObjectLayout swap_fields(const kernel::ObjectLayout& layout, const std::
   for (const auto& g : with) {
     need_field(layout, g);
     need_size(layout, g);
-    if (g == field || !seen.insert(g).second) throw LayoutError("'" + g + "' is named twice or is the field itself", "--swap-with");
+    if (g == field || !seen.insert(g).second)
+      throw LayoutError("'" + g + "' is named twice or is the field itself", "--swap-with");
     if (layout.line_of.at(g) != line) {
-      throw LayoutError("--swap-with: " + with.front() + " is on line " + std::to_string(line) + " and " + g + " on line " +
-                        std::to_string(layout.line_of.at(g)) + ": the fields swapped in must share a line");
+      throw LayoutError("--swap-with: " + with.front() + " is on line " + std::to_string(line) + " and " + g +
+                        " on line " + std::to_string(layout.line_of.at(g)) +
+                        ": the fields swapped in must share a line");
     }
     total += layout.sizes.at(g);
   }
   const std::uint32_t size = layout.sizes.at(field);
   done = Move{field, layout.line_of.at(field), line, 0, 0, with, 0, 0};
-  if (done.from_line == line) throw LayoutError(layout.type + "." + field + " is already on line " + std::to_string(line));
+  if (done.from_line == line)
+    throw LayoutError(layout.type + "." + field + " is already on line " + std::to_string(line));
   if (total != size) {
-    throw LayoutError(fmt::format("{} is {} bytes and {} together {}: a swap keeps every byte in place, so they must be "
-                                  "the same size",
-                                  field, size, fmt::join(with, ", "), total));
+    throw LayoutError(
+        fmt::format("{} is {} bytes and {} together {}: a swap keeps every byte in place, so they must be "
+                    "the same size",
+                    field, size, fmt::join(with, ", "), total));
   }
   kernel::ObjectLayout moved = layout;
   if (!layout.slab_packed()) {
@@ -228,9 +237,10 @@ kernel::ObjectLayout swap_fields(const kernel::ObjectLayout& layout, const std::
   std::uint32_t next = start;
   for (const auto& g : ordered) {
     if (layout.offsets.at(g) != next) {
-      throw LayoutError(fmt::format("--swap-with: {} at {} does not follow on from the field before it (the bytes {}..{} "
-                                    "must be those fields alone)",
-                                    g, layout.offsets.at(g), start, start + total));
+      throw LayoutError(
+          fmt::format("--swap-with: {} at {} does not follow on from the field before it (the bytes {}..{} "
+                      "must be those fields alone)",
+                      g, layout.offsets.at(g), start, start + total));
     }
     next += layout.sizes.at(g);
   }

@@ -82,7 +82,8 @@ TEST(LayoutMove, GrowingInsertsAtTheLastBoundaryThatFitsAndMovesTheRestDown) {
   EXPECT_EQ(m.grew_by, 8u);
   const auto given = move_field(offsets_layout(), "c", 1, true, 192u, m);
   EXPECT_EQ(given.stride, 192u);
-  EXPECT_NE(error_of([&] { (void)move_field(offsets_layout(), "c", 1, true, 100u, m); }).find("stride"), std::string::npos);
+  EXPECT_NE(error_of([&] { (void)move_field(offsets_layout(), "c", 1, true, 100u, m); }).find("stride"),
+            std::string::npos);
 }
 
 TEST(LayoutMove, ASwapExchangesAFieldWithNeighboursOfTheSameTotalSize) {
@@ -92,10 +93,15 @@ TEST(LayoutMove, ASwapExchangesAFieldWithNeighboursOfTheSameTotalSize) {
   EXPECT_EQ(moved.offsets.at("e"), 8u);
   EXPECT_EQ(moved.offsets.at("f"), 16u);
   EXPECT_EQ(moved.size, 128u);
-  EXPECT_NE(error_of([&] { (void)swap_fields(offsets_layout(), "b", {"e"}, m); }).find("the same size"), std::string::npos);
-  EXPECT_NE(error_of([&] { (void)swap_fields(offsets_layout(), "d", {"a", "c"}, m); }).find("follow on"),
+  EXPECT_NE(error_of([&] { (void)swap_fields(offsets_layout(), "b", {"e"}, m); }).find("the same size"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { (void)swap_fields(offsets_layout(), "b", {"a", "d"}, m); }).find("share a line"),
+  EXPECT_NE(error_of([&] {
+              (void)swap_fields(offsets_layout(), "d", {"a", "c"}, m);
+            }).find("follow on"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] {
+              (void)swap_fields(offsets_layout(), "b", {"a", "d"}, m);
+            }).find("share a line"),
             std::string::npos);
 }
 
@@ -114,15 +120,18 @@ TEST(LayoutMove, ALayoutOfLinesMovesByListAndChecksTheLinesBytes) {
   EXPECT_EQ(swapped.line_of.at("b"), 1u);
   EXPECT_EQ(swapped.line_of.at("c"), 0u);
   EXPECT_EQ(swapped.line_of.at("d"), 0u);
-  EXPECT_NE(error_of([&] { (void)swap_fields(lines_layout(), "b", {"d"}, m); }).find("the same size"), std::string::npos);
+  EXPECT_NE(error_of([&] { (void)swap_fields(lines_layout(), "b", {"d"}, m); }).find("the same size"),
+            std::string::npos);
 }
 
 TEST(LayoutMove, RefusalsNameTheProblem) {
   Move m;
-  EXPECT_NE(error_of([&] { (void)move_field(offsets_layout(), "bb", 1, false, std::nullopt, m); }).find("did you mean 'b'"),
-            std::string::npos);
-  EXPECT_NE(error_of([&] { (void)move_field(offsets_layout(), "a", 0, false, std::nullopt, m); }).find("already on line 0"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of([&] { (void)move_field(offsets_layout(), "bb", 1, false, std::nullopt, m); }).find("did you mean 'b'"),
+      std::string::npos);
+  EXPECT_NE(
+      error_of([&] { (void)move_field(offsets_layout(), "a", 0, false, std::nullopt, m); }).find("already on line 0"),
+      std::string::npos);
   EXPECT_NE(error_of([&] { (void)move_field(offsets_layout(), "a", 2, false, std::nullopt, m); }).find("beyond"),
             std::string::npos);
   kernel::ObjectLayout unsized = offsets_layout();

@@ -10,8 +10,8 @@ namespace walksim::layout {
 std::string show_layout(const kernel::ObjectLayout& l) {
   std::string out;
   if (l.slab_packed()) {
-    out += fmt::format("struct {} {{  /* size: {:#x} ({}), stride: {:#x} ({}), {} lines of 64 bytes */\n", l.type, l.size,
-                       l.size, l.stride, l.stride, (l.size + 63) / 64);
+    out += fmt::format("struct {} {{  /* size: {:#x} ({}), stride: {:#x} ({}), {} lines of 64 bytes */\n", l.type,
+                       l.size, l.size, l.stride, l.stride, (l.size + 63) / 64);
   } else {
     out += fmt::format("struct {} {{  /* {} lines of 64 bytes{}, fields by line (no byte offsets) */\n", l.type,
                        l.lines.size(), l.aligned ? ", each its own machine line" : "");
@@ -42,13 +42,16 @@ std::string show_layout(const kernel::ObjectLayout& l) {
         out += fmt::format("    {:<24} /*        {} */\n", f + ";", size);
       }
     }
-    if (l.lines[i].empty() && bytes == 0) out += "    /* no field the model knows */\n";
-    else if (!l.sizes.empty()) out += fmt::format("    /* {} of 64 bytes in fields the model knows */\n", bytes);
+    if (l.lines[i].empty() && bytes == 0)
+      out += "    /* no field the model knows */\n";
+    else if (!l.sizes.empty())
+      out += fmt::format("    /* {} of 64 bytes in fields the model knows */\n", bytes);
   }
   out += "};\n";
   if (l.slab_packed() && l.stride % 64 != 0) {
-    out += fmt::format("/* objects {} bytes apart: only every {}th starts on a line; lines above count from the object's start */\n",
-                       l.stride, 64 / std::gcd(l.stride, 64u));
+    out += fmt::format(
+        "/* objects {} bytes apart: only every {}th starts on a line; lines above count from the object's start */\n",
+        l.stride, 64 / std::gcd(l.stride, 64u));
   }
   if (!l.source.empty()) out += "/* source: " + l.source + " */\n";
   return out;

@@ -70,15 +70,18 @@ std::string imported_kernel_yaml(const ImportedKernel& k, const std::string& nam
          "# comment after each names the member it came from. Rerun the command rather than editing by hand.\n";
   out += "name: " + name + "\n";
   out += "extends: " + k.base + "\n";
-  out += "description: " + quoted("Linux " + version + " struct layouts (from its BTF) on " + k.base + "'s model") + "\n";
+  out +=
+      "description: " + quoted("Linux " + version + " struct layouts (from its BTF) on " + k.base + "'s model") + "\n";
   out += "references:\n  - " + quoted("BTF of " + k.kernel) + "\n";
   out += "layouts:\n";
   for (const auto& t : k.types) {
     out += "  " + t.type + ":\n";
     out += fmt::format("    size: {}\n", t.size);
     out += fmt::format("    stride: {}\n", t.stride);
-    out += "    source: " + quoted("struct " + t.struct_name + " of Linux " + version + " (BTF), x86-64 offsets by the compiler; stride: " +
-                               t.stride_source) + "\n";
+    out += "    source: " +
+           quoted("struct " + t.struct_name + " of Linux " + version +
+                  " (BTF), x86-64 offsets by the compiler; stride: " + t.stride_source) +
+           "\n";
     out += "    offsets:\n";
     std::vector<std::pair<std::string, std::uint32_t>> sizes;
     for (const auto& f : t.fields) {
@@ -97,7 +100,8 @@ std::string moved_kernel_yaml(const std::string& base, const kernel::ObjectLayou
   std::string out;
   const std::string what = l.type + "." + m.summary();
   out += "# " + base + " with " + what + ", by:\n#   " + command + "\n";
-  out += "# A what-if layout: no kernel was built with it. Only the layout of " + l.type + " differs from " + base + ".\n";
+  out +=
+      "# A what-if layout: no kernel was built with it. Only the layout of " + l.type + " differs from " + base + ".\n";
   out += "name: " + name + "\n";
   out += "extends: " + base + "\n";
   out += "description: " + quoted(base + " with " + what) + "\n";
@@ -109,11 +113,11 @@ std::string moved_kernel_yaml(const std::string& base, const kernel::ObjectLayou
     out += "    offsets:\n";
     for (const auto& line : l.lines) {
       for (const auto& f : line) {
-        out += fmt::format("      {:<22} # {:#5x} line {}{}\n", fmt::format("{}: {}", f, l.offsets.at(f)), l.offsets.at(f),
-                           l.offsets.at(f) / 64,
-                           f == m.field ? " (moved)"
+        out += fmt::format("      {:<22} # {:#5x} line {}{}\n", fmt::format("{}: {}", f, l.offsets.at(f)),
+                           l.offsets.at(f), l.offsets.at(f) / 64,
+                           f == m.field                                                          ? " (moved)"
                            : std::find(m.swapped.begin(), m.swapped.end(), f) != m.swapped.end() ? " (swapped)"
-                                                                                                   : "");
+                                                                                                 : "");
         if (l.sizes.count(f)) sizes.emplace_back(f, l.sizes.at(f));
       }
     }
@@ -131,7 +135,9 @@ std::string moved_kernel_yaml(const std::string& base, const kernel::ObjectLayou
         return std::find(l.lines[i].begin(), l.lines[i].end(), g) != l.lines[i].end();
       });
       out += fmt::format("      - [{}]{}\n", fields,
-                         here ? "   # " + m.field + " moved here" : swapped_here ? "   # swapped here" : "");
+                         here           ? "   # " + m.field + " moved here"
+                         : swapped_here ? "   # swapped here"
+                                        : "");
     }
   }
   if (!sizes.empty()) sizes_line(out, sizes);

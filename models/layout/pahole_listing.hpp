@@ -44,7 +44,8 @@ inline std::map<std::string, PaholeMember> read_pahole(const std::string& path) 
           renamed.push_back(node.key());
           out.insert(std::move(node));
         }
-        if (m[3].matched) out[name] = {static_cast<unsigned>(std::stoul(m[3])), static_cast<unsigned>(std::stoul(m[4])), false};
+        if (m[3].matched)
+          out[name] = {static_cast<unsigned>(std::stoul(m[3])), static_cast<unsigned>(std::stoul(m[4])), false};
         names = std::move(renamed);
       }
       if (!frames.empty()) frames.back().insert(frames.back().end(), names.begin(), names.end());

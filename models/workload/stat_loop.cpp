@@ -28,8 +28,9 @@ std::string read_file_name(const config::Node& n) {
   const std::string name = n.as_string();
   if (name.empty() || name.size() > 200 || name == "." || name == ".." ||
       name.find_first_of(std::string("/\0", 2)) != std::string::npos) {
-    n.fail("file_name must be one path component of 1..200 bytes, not '.', '..' or containing '/' (e.g. "
-           "willitscale.Xa3fQz)");
+    n.fail(
+        "file_name must be one path component of 1..200 bytes, not '.', '..' or containing '/' (e.g. "
+        "willitscale.Xa3fQz)");
   }
   return name;
 }

@@ -63,7 +63,8 @@ void write_checked_kernel(const std::string& out, const std::string& name, const
     try {
       (void)load(file.string(), root, {dir.string()});
     } catch (const config::ConfigError& e) {
-      throw config::ConfigError({}, "", "the kernel written would not load (nothing was written): " + std::string(e.what()));
+      throw config::ConfigError({}, "",
+                                "the kernel written would not load (nothing was written): " + std::string(e.what()));
     }
   } catch (...) {
     fs::remove_all(scratch, ec);
@@ -131,8 +132,11 @@ void run_import(const ImportOpts& o, const GlobalOptions& global) {
     v = v.substr(0, v.find(' '));
     name = "linux-" + v;
   }
-  const std::string cmd = command_line({{"--btf", o.btf}, {"--kernel-base", o.base}, {"--kernel-version", o.version},
-                                        {"--slabinfo", o.slabinfo}, {"--out", o.out}},
+  const std::string cmd = command_line({{"--btf", o.btf},
+                                        {"--kernel-base", o.base},
+                                        {"--kernel-version", o.version},
+                                        {"--slabinfo", o.slabinfo},
+                                        {"--out", o.out}},
                                        "import");
   write_checked_kernel(o.out, name, layout::imported_kernel_yaml(k, name, cmd), root);
   if (!o.out.empty()) {
@@ -150,8 +154,9 @@ const kernel::ObjectLayout& layout_of(const kernel::KernelSpec& k, const std::st
   if (it == k.layouts.end()) {
     std::vector<std::string> types;
     for (const auto& [t, l] : k.layouts) types.push_back(t);
-    throw config::ConfigError({}, flag, "no object type '" + type + "'" + config::did_you_mean(type, types) +
-                                            "; types: " + config::quoted_list(types));
+    throw config::ConfigError(
+        {}, flag,
+        "no object type '" + type + "'" + config::did_you_mean(type, types) + "; types: " + config::quoted_list(types));
   }
   return it->second;
 }
@@ -267,7 +272,11 @@ void add_layout_command(CLI::App& app, const GlobalOptions& global) {
         moved = layout::move_field(from, mo->field.substr(dot + 1), mo->line, mo->grow, mo->stride, done);
       }
     } catch (const layout::LayoutError& e) {
-      throw config::ConfigError({}, !e.flag().empty() ? e.flag() : swap->count() ? "--swap-with" : "--to-line", e.what());
+      throw config::ConfigError({},
+                                !e.flag().empty() ? e.flag()
+                                : swap->count()   ? "--swap-with"
+                                                  : "--to-line",
+                                e.what());
     }
     const std::string cmd = command_line({{"", mo->kernel},
                                           {"--field", mo->field},
