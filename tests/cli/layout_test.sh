@@ -17,6 +17,26 @@ expect 0 "struct dentry \{  /\* size: 0xc0" -- layout show "$tmp/look-alike.yaml
 if [ -r /sys/kernel/btf/vmlinux ]; then
   expect 0 "wrote $tmp/host.yaml" -- layout import --btf /sys/kernel/btf/vmlinux --out "$tmp/host.yaml"
   expect 0 "lockref" -- trace --kernel "$tmp/host.yaml" --syscall "stat ./file"
+  # The running kernel's dentry as imported, against pahole's listing of the same BTF (pahole 1.24
+  # warns about BTF kinds newer than it knows, and still prints the struct).
+  if command -v pahole >/dev/null; then
+    pahole -C dentry /sys/kernel/btf/vmlinux 2>/dev/null >"$tmp/dentry.pahole"
+    if python3 - "$tmp/host.yaml" "$tmp/dentry.pahole" <<'PY'
+import re, sys
+yaml, listing = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+dentry = yaml[yaml.index("  dentry:"):yaml.index("  inode:")]
+pahole = {m[1]: int(m[2]) for m in re.finditer(r"(\w+)(?:\[\d+\])?;\s*/\*\s*(\d+)\s+\d+\s*\*/", listing)}
+checked = 0
+for field, off, member in re.findall(r"^\s+(\w+): (\d+)\s+#.*?line \d+: ([\w.]+)", dentry, re.M):
+    name = member.split(".")[-1]
+    if member.split(".")[0] in pahole and name in pahole:
+        checked += 1
+        if pahole[name] + (8 if field == "d_iname_tail" else 0) != int(off):
+            sys.exit(f"{field}: imported at {off}, pahole says {pahole[name]}")
+sys.exit(0 if checked >= 12 else f"only {checked} fields compared")
+PY
+    then ok "the imported dentry of the running kernel agrees with pahole -C dentry"; else no "imported dentry differs from pahole"; fi
+  fi
 else
   echo "skipped: no /sys/kernel/btf/vmlinux on this machine (its kernel has no CONFIG_DEBUG_INFO_BTF)"
 fi
