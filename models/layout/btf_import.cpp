@@ -86,7 +86,19 @@ ImportedKernel import_layouts(const BtfFile& btf, const kernel::KernelSpec& base
                       "--kernel-version (the source every imported offset will cite)");
   }
   std::vector<std::string> problems;
+  for (const std::string& t : options.only) {
+    if (!struct_of_type(t)) {
+      std::vector<std::string> types;
+      for (const auto& st : kernel_structs()) types.push_back(st.type);
+      throw LayoutError("'" + t + "' is not an object type a BTF struct gives" + config::did_you_mean(t, types) +
+                            "; types: " + config::quoted_list(types),
+                        "--struct");
+    }
+  }
   for (const StructOfType& st : kernel_structs()) {
+    if (!options.only.empty() && std::find(options.only.begin(), options.only.end(), st.type) == options.only.end()) {
+      continue;
+    }
     const auto layout_it = base.layouts.find(st.type);
     if (layout_it == base.layouts.end()) continue;
     const kernel::ObjectLayout& layout = layout_it->second;

@@ -49,6 +49,7 @@ std::map<std::string, std::uint32_t> parse_slabinfo(const std::string& text, con
 struct ImportOptions {
   std::string kernel;  // the kernel the BTF describes; required when the file carries no banner
   std::optional<std::map<std::string, std::uint32_t>> slabinfo;  // the cache sizes of that kernel, booted
+  std::vector<std::string> only;  // import these object types alone (the others stay the base's); empty: all
 };
 
 // Throws LayoutError listing every field the base needs that the BTF lacks (with did-you-mean

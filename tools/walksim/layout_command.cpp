@@ -99,6 +99,7 @@ std::string command_line(const std::vector<std::pair<std::string, std::string>>&
 
 struct ImportOpts {
   std::string btf, base = "linux-6.x", out, name, version, slabinfo;
+  std::vector<std::string> only;
 };
 
 void run_import(const ImportOpts& o, const GlobalOptions& global) {
@@ -108,6 +109,7 @@ void run_import(const ImportOpts& o, const GlobalOptions& global) {
   const layout::BtfFile btf = layout::BtfFile::open(o.btf);
   layout::ImportOptions options;
   options.kernel = o.version;
+  options.only = o.only;
   std::string slab_path = o.slabinfo;
   std::error_code ec;
   if (slab_path.empty() && fs::equivalent(o.btf, "/sys/kernel/btf/vmlinux", ec) && fs::exists("/proc/slabinfo", ec)) {
@@ -180,6 +182,10 @@ void add_layout_command(CLI::App& app, const GlobalOptions& global) {
   imp->add_option("--slabinfo", io->slabinfo,
                   "That kernel's /proc/slabinfo, for each cache's object size (default: /proc/slabinfo when the BTF "
                   "is the running kernel's; otherwise SLUB's rule from the cache's flags)");
+  imp->add_option("--struct", io->only,
+                  "Import only these object types (dentry,inode,...); the others stay the base's (a BTF of a few "
+                  "structs, such as one made from a header)")
+      ->delimiter(',');
   imp->callback([io, &global] { run_import(*io, global); });
 
   auto show_kernel = std::make_shared<std::string>();
