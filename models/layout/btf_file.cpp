@@ -149,9 +149,19 @@ struct Found {
   bool anonymous = false;
 };
 
+// Visits of composite types one question may make. A C struct never contains itself and holds few
+// anonymous members, so a real kernel's answers take tens of visits; a crafted BTF whose anonymous
+// members name their own struct, or fan out to the same struct over and over, would otherwise take
+// exponential time and memory.
+struct Budget {
+  int visits = 4096;
+  bool spend() { return --visits >= 0; }
+};
+
 // Member `name` of composite `id`, itself or in an anonymous struct/union (breadth of C's lookup).
-std::optional<Found> find_member(const struct btf* b, std::uint32_t id, std::string_view name, int depth) {
-  if (depth > kMaxDepth) return std::nullopt;
+std::optional<Found> find_member(const struct btf* b, std::uint32_t id, std::string_view name, int depth,
+                                 Budget& budget) {
+  if (depth > kMaxDepth || !budget.spend()) return std::nullopt;
   const btf_type* t = type_at(b, id);
   if (!t || !btf_is_composite(t)) return std::nullopt;
   const btf_member* m = btf_members(t);
@@ -164,7 +174,8 @@ std::optional<Found> find_member(const struct btf* b, std::uint32_t id, std::str
   for (std::uint16_t i = 0; i < n; ++i) {
     if (!name_of(b, m[i].name_off).empty()) continue;
     const std::uint32_t inner = skip_modifiers(b, m[i].type);
-    if (auto f = find_member(b, inner, name, depth + 1)) {
+    if (inner == id) continue;  // a struct inside itself: only a corrupt file says so
+    if (auto f = find_member(b, inner, name, depth + 1, budget)) {
       f->bit_offset += btf_member_bit_offset(t, i);
       f->anonymous = true;
       return f;
@@ -173,15 +184,16 @@ std::optional<Found> find_member(const struct btf* b, std::uint32_t id, std::str
   return std::nullopt;
 }
 
-void collect_names(const struct btf* b, std::uint32_t id, std::vector<std::string>& out, int depth) {
-  if (depth > kMaxDepth) return;
+void collect_names(const struct btf* b, std::uint32_t id, std::vector<std::string>& out, int depth, Budget& budget) {
+  if (depth > kMaxDepth || !budget.spend()) return;
   const btf_type* t = type_at(b, id);
   if (!t || !btf_is_composite(t)) return;
   const btf_member* m = btf_members(t);
   for (std::uint16_t i = 0; i < btf_vlen(t); ++i) {
     const std::string_view n = name_of(b, m[i].name_off);
     if (n.empty()) {
-      collect_names(b, skip_modifiers(b, m[i].type), out, depth + 1);
+      const std::uint32_t inner = skip_modifiers(b, m[i].type);
+      if (inner != id) collect_names(b, inner, out, depth + 1, budget);
     } else {
       out.emplace_back(n);
     }
@@ -214,7 +226,8 @@ std::optional<MemberPlace> BtfFile::member(std::uint32_t struct_id, std::string_
     const std::size_t dot = path.find('.', start);
     const std::string_view step =
         path.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
-    const auto found = find_member(btf_, skip_modifiers(btf_, id), step, 0);
+    Budget budget;
+    const auto found = find_member(btf_, skip_modifiers(btf_, id), step, 0, budget);
     if (!found) return std::nullopt;
     f = *found;
     bits += f.bit_offset;
@@ -239,7 +252,8 @@ std::optional<MemberPlace> BtfFile::member(std::uint32_t struct_id, std::string_
 
 std::vector<std::string> BtfFile::member_names(std::uint32_t struct_id) const {
   std::vector<std::string> names;
-  collect_names(btf_, struct_id, names, 0);
+  Budget budget;
+  collect_names(btf_, struct_id, names, 0, budget);
   return names;
 }
 

@@ -143,6 +143,21 @@ TEST(BtfFile, CorruptTypeRecordsAreRefusedOrAnsweredNeverACrash) {
   EXPECT_GT(parsed, 0) << "some mutations keep the file parseable, so the walk over broken records ran";
 }
 
+// Found by fuzz_btf: anonymous members that name their own struct, or fan out to one struct many
+// times, once made member lookups take exponential time and memory (4 GiB before it was stopped).
+TEST(BtfFile, AnonymousMembersThatLoopOrFanOutAreWalkedWithinABudget) {
+  const std::string bad =
+      bytes_of(std::string(WALKSIM_SOURCE_DIR) + "/models/layout/testdata/fuzz-anonymous-fan-out.btf");
+  ASSERT_FALSE(bad.empty());
+  const BtfFile btf = BtfFile::from_bytes(bad.data(), bad.size(), "fan-out");
+  std::size_t names = 0;
+  for (std::uint32_t id = 1; id < btf.type_count(); ++id) {
+    names += btf.member_names(id).size();
+    (void)btf.member(id, "d_lockref.count");
+  }
+  EXPECT_LT(names, 10'000'000u);
+}
+
 TEST(BtfFile, TheRunningKernelsBtfWhenThereIsOne) {
   if (!std::filesystem::exists("/sys/kernel/btf/vmlinux")) {
     GTEST_SKIP() << "skipped: this machine has no /sys/kernel/btf/vmlinux (a kernel without CONFIG_DEBUG_INFO_BTF, "
