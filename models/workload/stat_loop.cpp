@@ -25,7 +25,7 @@ struct StatLoopParams {
 };
 
 std::string read_file_name(const config::Node& n) {
-  const std::string name = n.as_string();
+  std::string name = n.as_string();
   if (name.empty() || name.size() > 200 || name == "." || name == ".." ||
       name.find_first_of(std::string("/\0", 2)) != std::string::npos) {
     n.fail(
