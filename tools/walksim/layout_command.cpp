@@ -86,13 +86,25 @@ std::string shell_word(const std::string& w) {
   return q + "'";
 }
 
-// "walksim layout SUB" and the given flags, those with an empty value left out ("" flag: a positional).
-std::string command_line(const std::vector<std::pair<std::string, std::string>>& args, const std::string& sub) {
+// One word of a recorded command line: a flag with its value (left out when the value is empty),
+// a positional argument (no flag), or a flag that takes no value (`set`).
+struct Arg {
+  std::string flag;
+  std::string value;
+  bool set = false;
+};
+
+// "walksim layout SUB ARGS...", as the user could type it again.
+std::string command_line(const std::vector<Arg>& args, const std::string& sub) {
   std::string s = "walksim layout " + sub;
-  for (const auto& [flag, value] : args) {
-    if (value.empty()) continue;
-    if (!flag.empty()) s += " " + flag;
-    if (value != "\x01") s += " " + shell_word(value);  // \x01: a flag without a value
+  for (const Arg& a : args) {
+    if (a.set) {
+      s += " " + a.flag;
+      continue;
+    }
+    if (a.value.empty()) continue;
+    if (!a.flag.empty()) s += " " + a.flag;
+    s += " " + shell_word(a.value);
   }
   return s;
 }
@@ -287,7 +299,7 @@ void add_layout_command(CLI::App& app, const GlobalOptions& global) {
     const std::string cmd = command_line({{"", mo->kernel},
                                           {"--field", mo->field},
                                           {"--to-line", to_line->count() ? std::to_string(mo->line) : ""},
-                                          {"--grow", mo->grow ? "\x01" : ""},
+                                          {"--grow", "", mo->grow},
                                           {"--stride", mo->stride ? std::to_string(*mo->stride) : ""},
                                           {"--swap-with", mo->swap},
                                           {"--out", mo->out}},
