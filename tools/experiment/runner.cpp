@@ -67,16 +67,7 @@ class Context {
     }
     std::vector<workload::RunResult> out(list.size());
     // Points the journal already has are taken from it; only the others are simulated.
-    std::vector<std::size_t> todo;
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      if (journal_) {
-        if (auto r = journal_->find(job_key(list[i], phase))) {
-          out[i] = std::move(*r);
-          continue;
-        }
-      }
-      todo.push_back(i);
-    }
+    const std::vector<std::size_t> todo = take_journalled(list, phase, out);
     std::atomic<std::size_t> next{0}, done{list.size() - todo.size()};
     std::mutex mutex;  // guards `failure` and the progress callback
     std::exception_ptr failure;
@@ -217,10 +208,9 @@ class Context {
         .dump();
   }
 
-  // The points on the remote workers: one job per worker at a time, the next to whichever frees up.
-  std::vector<workload::RunResult> run_remote(const std::vector<Job>& list, const Progress& progress,
-                                              std::atomic<bool>& stop, const std::string& phase) {
-    std::vector<workload::RunResult> out(list.size());
+  // Fills `out` with the points the journal already has; returns the indices left to simulate.
+  std::vector<std::size_t> take_journalled(const std::vector<Job>& list, const std::string& phase,
+                                           std::vector<workload::RunResult>& out) const {
     std::vector<std::size_t> todo;
     for (std::size_t i = 0; i < list.size(); ++i) {
       if (journal_) {
@@ -231,6 +221,14 @@ class Context {
       }
       todo.push_back(i);
     }
+    return todo;
+  }
+
+  // The points on the remote workers: one job per worker at a time, the next to whichever frees up.
+  std::vector<workload::RunResult> run_remote(const std::vector<Job>& list, const Progress& progress,
+                                              std::atomic<bool>& stop, const std::string& phase) {
+    std::vector<workload::RunResult> out(list.size());
+    const std::vector<std::size_t> todo = take_journalled(list, phase, out);
     std::size_t next = 0, done = list.size() - todo.size();
     std::map<unsigned, std::size_t> running;  // worker -> index into list
     auto hand_out = [&](unsigned w) {
