@@ -9,13 +9,11 @@
 
 #include "models/config/strict_yaml.hpp"
 #include "models/kernel/kernel_loader.hpp"
+#include "models/kernel/object_fields.hpp"
 #include "models/layout/btf_file.hpp"
 
 namespace walksim::layout {
 namespace {
-
-// Model fields that are the later bytes of the member before them: no field may be put between.
-bool continues_previous(const std::string& field) { return field == "d_iname_tail"; }
 
 // Natural alignment from the size alone (the type is not known): the largest power of two that
 // divides it, at most a word. A 16-byte qstr aligns to 8, a 4-byte int to 4, a 24-byte array to 8.
@@ -155,7 +153,8 @@ kernel::ObjectLayout move_field(const kernel::ObjectLayout& layout, const std::s
   // The last boundary on the line where the field still ends on it: fields from there on move down.
   std::optional<std::uint32_t> at;
   for (const auto& [f, o] : layout.offsets) {
-    if (f == field || continues_previous(f) || o < begin || o + size > begin + 64 || o % align != 0) continue;
+    if (f == field || kernel::continues_previous_field(f) || o < begin || o + size > begin + 64 || o % align != 0)
+      continue;
     if (!at || o > *at) at = o;
   }
   if (!at) {
