@@ -173,8 +173,8 @@ Transaction MemorySystem::remote_transaction(const LineState& s, CoreId c, bool 
   const bool lone_exclusive_owner = s.owner >= 0 && static_cast<CoreId>(s.owner) != c &&
                                     (s.owner_state == OwnerState::kExclusive || s.owner_state == OwnerState::kModified);
   // Only an owner-only directory needs to know (protocol_timing.cpp); the others skip the scan.
-  const bool owner_only =
-      m_.spec().protocol == machine::ProtocolKind::kDirectory && !m_.spec().directory_tracks_sharers;
+  const bool owner_only = machine::protocol_family(m_.spec().protocol).messaging == machine::Messaging::kDirectory &&
+                          !m_.spec().directory_tracks_sharers;
   if (owner_only && write && !lone_exclusive_owner) {
     s.holders.for_each([&](std::uint32_t k) {
       if (k != c) t.shared = true;

@@ -1,12 +1,13 @@
-// One closed-form suite over every protocol family (machine::kProtocolNames): the same accesses on
+// One closed-form suite over every protocol family (machine::kProtocolFamilies): the same accesses on
 // the same hand-checkable two-socket machine (test_machines.hpp: L1 1 ns, L3 10 ns shared per
 // socket, link 20 ns, DRAM 50 ns, probe 5 ns, directory 7 ns, on-die snoops 8/12 ns, atomic 3 ns),
 // each expected latency written down by hand per family. A new family fails to compile here
 // (-Wswitch) until its column is written, so it cannot ship without its closed forms.
 //
 // Cores 0 and 1 share socket 0 (node 0), cores 2 and 3 socket 1 (node 1). Each family runs on the
-// cache it was built for: MOESI with AMD's victim L3 (it cannot see its cores' copies), MESIF with
-// Intel's inclusive L3, the directory with an inclusive L3 and sharers tracked.
+// cache it was built for: MOESI with AMD's victim L3 (it cannot see its cores' copies), MESI (MOESI's
+// messages without the O state) on the same, MESIF with Intel's inclusive L3, the directory with an
+// inclusive L3 and sharers tracked.
 #include <gtest/gtest.h>
 
 #include "models/coherence/memory_system.hpp"
@@ -19,17 +20,19 @@ using machine::Inclusion;
 using machine::ProtocolKind;
 using sim::from_ns;
 
-struct ClosedForm : ::testing::TestWithParam<machine::ProtocolName> {
+struct ClosedForm : ::testing::TestWithParam<machine::ProtocolFamily> {
   ProtocolKind kind() const { return GetParam().kind; }
   machine::Machine machine() const {
-    const Inclusion l3 = kind() == ProtocolKind::kMoesiBroadcast ? Inclusion::kVictim : Inclusion::kInclusive;
-    return machine::Machine(testing::two_socket(kind(), l3));
+    const bool amd = kind() == ProtocolKind::kMoesiBroadcast || kind() == ProtocolKind::kMesiBroadcast;
+    return machine::Machine(testing::two_socket(kind(), amd ? Inclusion::kVictim : Inclusion::kInclusive));
   }
-  // Expected latency in ns for MOESI, MESIF and the directory.
-  Picos expect(double moesi, double mesif, double directory) const {
+  // Expected latency in ns for MOESI, MESI, MESIF and the directory.
+  Picos expect(double moesi, double mesi, double mesif, double directory) const {
     switch (kind()) {
       case ProtocolKind::kMoesiBroadcast:
         return from_ns(moesi);
+      case ProtocolKind::kMesiBroadcast:
+        return from_ns(mesi);
       case ProtocolKind::kMesifInclusive:
         return from_ns(mesif);
       case ProtocolKind::kDirectory:
@@ -66,14 +69,15 @@ TEST_P(ClosedForm, AColdMissHomedLocallyCostsTheL3MissPlusDram) {
   const auto m = machine();
   MemorySystem mem(m, true);
   const LineId l = mem.add_line(0);
-  EXPECT_EQ(latency(mem, 0, 0, l, AccessKind::kLoad), expect(10 + 50, 10 + 50, 10 + 50));
+  EXPECT_EQ(latency(mem, 0, 0, l, AccessKind::kLoad), expect(10 + 50, 10 + 50, 10 + 50, 10 + 50));
 }
 
 TEST_P(ClosedForm, AColdMissHomedRemotelyAddsTheTripToTheHomeAndBack) {
   const auto m = machine();
   MemorySystem mem(m, true);
   const LineId l = mem.add_line(1);
-  EXPECT_EQ(latency(mem, 0, 0, l, AccessKind::kLoad), expect(10 + 20 + 50 + 20, 10 + 20 + 50 + 20, 10 + 20 + 50 + 20));
+  EXPECT_EQ(latency(mem, 0, 0, l, AccessKind::kLoad),
+            expect(10 + 20 + 50 + 20, 10 + 20 + 50 + 20, 10 + 20 + 50 + 20, 10 + 20 + 50 + 20));
 }
 
 // The line is Modified on the other socket, homed here. MOESI: the home's probe reaches the owner
@@ -85,15 +89,15 @@ TEST_P(ClosedForm, AStoreToALineModifiedOnTheOtherSocketTakesItFromTheOwner) {
   const LineId l = mem.add_line(0);
   mem.access(0, 2, l, AccessKind::kStore, 5);
   EXPECT_EQ(latency(mem, from_ns(1000), 0, l, AccessKind::kStore, 6),
-            expect(10 + 20 + 5 + 20, 10 + 20 + 5 + 20, 10 + 7 + 20 + 5 + 20));
+            expect(10 + 20 + 5 + 20, 10 + 20 + 5 + 20, 10 + 20 + 5 + 20, 10 + 7 + 20 + 5 + 20));
   EXPECT_EQ(mem.line(l).owner, 0);
   EXPECT_EQ(mem.line(l).holders.size(), 1u);
 }
 
 // The line is Modified by the sibling core on the same die. MESIF's inclusive L3 knows and snoops
 // it (the dirty on-die snoop, 12); the directory's inclusive L3 likewise, at its probe cost (5);
-// MOESI's victim L3 does not, so the request goes to the home, whose broadcast must hear from the
-// other socket too (max(0 + 5 + 0, 20 + 5 + 20) = 45) before the line is the requester's.
+// MOESI's and MESI's victim L3 does not, so the request goes to the home, whose broadcast must hear
+// from the other socket too (max(0 + 5 + 0, 20 + 5 + 20) = 45) before the line is the requester's.
 TEST_P(ClosedForm, ALoadOfALineModifiedByTheSiblingCoreIsServedOnTheDieWhereTheL3KnowsOfIt) {
   const auto m = machine();
   MemorySystem mem(m, true);
@@ -101,11 +105,11 @@ TEST_P(ClosedForm, ALoadOfALineModifiedByTheSiblingCoreIsServedOnTheDieWhereTheL
   mem.access(0, 0, l, AccessKind::kStore, 3);
   const auto r = mem.access(from_ns(1000), 1, l, AccessKind::kLoad);
   EXPECT_EQ(r.value, 3u);
-  EXPECT_EQ(r.done - from_ns(1000), expect(10 + 45, 10 + 12, 10 + 5));
+  EXPECT_EQ(r.done - from_ns(1000), expect(10 + 45, 10 + 45, 10 + 12, 10 + 5));
 }
 
 // Both sockets hold the line Shared; the writer has the data and needs only the other copy
-// invalidated. MOESI: the home's broadcast (45 to the far socket and back); MESIF: the far
+// invalidated. MOESI and MESI: the home's broadcast (45 to the far socket and back); MESIF: the far
 // socket's copy is the Forward one, snooped by the requester (20 + 5 + 20); the directory: its
 // lookup, then the invalidation from the home and the acknowledgement (7 + 20 + 5 + 20).
 TEST_P(ClosedForm, AStoreToALineSharedByBothSocketsInvalidatesTheFarCopy) {
@@ -115,9 +119,26 @@ TEST_P(ClosedForm, AStoreToALineSharedByBothSocketsInvalidatesTheFarCopy) {
   mem.access(0, 0, l, AccessKind::kLoad);
   mem.access(from_ns(500), 2, l, AccessKind::kLoad);
   EXPECT_EQ(latency(mem, from_ns(1000), 0, l, AccessKind::kStore, 9),
-            expect(10 + 45, 10 + 20 + 5 + 20, 10 + 7 + 20 + 5 + 20));
+            expect(10 + 45, 10 + 45, 10 + 20 + 5 + 20, 10 + 7 + 20 + 5 + 20));
   EXPECT_EQ(mem.line(l).holders.size(), 1u);
   EXPECT_EQ(mem.line(l).owner, 0);
+}
+
+// A line written on the far socket, then read by core 0, then by its sibling core 1. Only MOESI keeps
+// the dirty copy (Owned) at the far socket, which answers core 1's read: the home's probes, the
+// slowest the far socket's 20 + 5 + 20 = 45. MESI wrote the data back when core 0 read it, so the
+// read of a line no cache owns waits for the DRAM read at the home (50, the probes' 45 inside it).
+// MESIF's inclusive L3 holds core 0's copy and snoops it on the die (the clean snoop, 8); the
+// directory's inclusive L3 likewise, at its probe cost (5).
+TEST_P(ClosedForm, AReadOfALineADirtyOwnerSharedIsAnsweredByTheOwnerOnlyWithAnOwnedState) {
+  const auto m = machine();
+  MemorySystem mem(m, true);
+  const LineId l = mem.add_line(0);
+  mem.access(0, 2, l, AccessKind::kStore, 7);
+  mem.access(from_ns(500), 0, l, AccessKind::kLoad);
+  const auto r = mem.access(from_ns(1000), 1, l, AccessKind::kLoad);
+  EXPECT_EQ(r.value, 7u);
+  EXPECT_EQ(r.done - from_ns(1000), expect(10 + 45, 10 + 50, 10 + 8, 10 + 5));
 }
 
 // Two requesters from the far socket at once for a line Modified here: the home grants one, then
@@ -136,8 +157,8 @@ TEST_P(ClosedForm, TwoSimultaneousWritersAreServedOneAfterTheOther) {
   EXPECT_EQ(mem.line(l).holders.size(), 1u);
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryProtocol, ClosedForm, ::testing::ValuesIn(machine::kProtocolNames),
-                         [](const ::testing::TestParamInfo<machine::ProtocolName>& p) {
+INSTANTIATE_TEST_SUITE_P(EveryProtocol, ClosedForm, ::testing::ValuesIn(machine::kProtocolFamilies),
+                         [](const ::testing::TestParamInfo<machine::ProtocolFamily>& p) {
                            std::string name;
                            for (const char* c = p.param.name; *c; ++c) {
                              if (*c != '-') name += *c;

@@ -11,7 +11,16 @@ namespace {
 using machine::Inclusion;
 using machine::Machine;
 using machine::ProbeOrigin;
-using machine::ProtocolKind;
+
+// A sibling core's copy snooped on chip: the inclusive L3's own clean or dirty snoop cost where the
+// family has them, else the probe (or directory) lookup.
+Picos family_onchip_snoop(const Machine& m, bool dirty) {
+  const auto& costs = m.spec().costs;
+  if (machine::protocol_family(m.spec().protocol).onchip_snoop_costs) {
+    return dirty ? costs.onchip_snoop_dirty : costs.onchip_snoop_clean;
+  }
+  return costs.probe_lookup;
+}
 
 bool shared_level_tracks_cores(const Machine& m) {
   const auto lvl = m.shared_level();
@@ -65,18 +74,13 @@ class BroadcastTiming final : public ProtocolTiming {
   }
 
   bool tracks_core_copies() const override { return shared_level_tracks_cores(m_); }
-  bool keeps_dirty_sharing() const override { return m_.spec().protocol == ProtocolKind::kMoesiBroadcast; }
-  bool has_forward_state() const override { return m_.spec().protocol == ProtocolKind::kMesifInclusive; }
-  Picos onchip_snoop(bool dirty) const override {
-    const auto& costs = m_.spec().costs;
-    if (m_.spec().protocol == ProtocolKind::kMesifInclusive) {
-      return dirty ? costs.onchip_snoop_dirty : costs.onchip_snoop_clean;
-    }
-    return costs.probe_lookup;
-  }
+  bool keeps_dirty_sharing() const override { return family_.owned_state; }
+  bool has_forward_state() const override { return family_.forward_state; }
+  Picos onchip_snoop(bool dirty) const override { return family_onchip_snoop(m_, dirty); }
 
  private:
   const Machine& m_;
+  const machine::ProtocolFamily& family_ = machine::protocol_family(m_.spec().protocol);
 };
 
 // Home directory: the request goes to the home; a line owned elsewhere is forwarded to its owner,
@@ -123,9 +127,9 @@ class DirectoryTiming final : public ProtocolTiming {
   // HT Assist's probe filter, the one directory that records owners only, is MOESI's: a line read
   // while Modified stays Owned by its writer, which answers later reads (Conway et al., IEEE Micro
   // 2010: probe-filter states EM, O, S, S1). The sharer-tracking directories write dirty data back.
-  bool keeps_dirty_sharing() const override { return !m_.spec().directory_tracks_sharers; }
-  bool has_forward_state() const override { return false; }
-  Picos onchip_snoop(bool /*dirty*/) const override { return m_.spec().costs.probe_lookup; }
+  bool keeps_dirty_sharing() const override { return family_.owned_state || !m_.spec().directory_tracks_sharers; }
+  bool has_forward_state() const override { return family_.forward_state; }
+  Picos onchip_snoop(bool dirty) const override { return family_onchip_snoop(m_, dirty); }
 
  private:
   bool has_shadow_tags() const {
@@ -133,16 +137,16 @@ class DirectoryTiming final : public ProtocolTiming {
     return lvl && m_.spec().caches[*lvl].inclusion == Inclusion::kVictim && m_.spec().victim_shadow_tags;
   }
   const Machine& m_;
+  const machine::ProtocolFamily& family_ = machine::protocol_family(m_.spec().protocol);
 };
 
 }  // namespace
 
 std::unique_ptr<ProtocolTiming> make_protocol_timing(const Machine& m) {
-  switch (m.spec().protocol) {
-    case ProtocolKind::kMoesiBroadcast:
-    case ProtocolKind::kMesifInclusive:
+  switch (machine::protocol_family(m.spec().protocol).messaging) {
+    case machine::Messaging::kBroadcast:
       return std::make_unique<BroadcastTiming>(m);
-    case ProtocolKind::kDirectory:
+    case machine::Messaging::kDirectory:
       return std::make_unique<DirectoryTiming>(m);
   }
   return nullptr;

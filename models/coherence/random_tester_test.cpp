@@ -67,6 +67,7 @@ std::vector<Case> cases() {
       {"moesi_victim", testing::tiny_caches(testing::two_socket(ProtocolKind::kMoesiBroadcast, Inclusion::kVictim, 4))},
       {"moesi_noninclusive",
        testing::tiny_caches(testing::two_socket(ProtocolKind::kMoesiBroadcast, Inclusion::kNonInclusive, 2))},
+      {"mesi_victim", testing::tiny_caches(testing::two_socket(ProtocolKind::kMesiBroadcast, Inclusion::kVictim, 4))},
       {"mesif_inclusive_smt",
        testing::tiny_caches(testing::two_socket(ProtocolKind::kMesifInclusive, Inclusion::kInclusive, 4, 2))},
       {"directory_chain", testing::tiny_caches(testing::chain(4, ProtocolKind::kDirectory))},

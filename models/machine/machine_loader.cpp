@@ -198,21 +198,36 @@ void read_caches(const Node& root, MachineSpec& spec) {
 const std::vector<std::pair<std::string, ProtocolKind>>& protocol_names() {
   static const std::vector<std::pair<std::string, ProtocolKind>> names = [] {
     std::vector<std::pair<std::string, ProtocolKind>> v;
-    for (const auto& p : kProtocolNames) v.emplace_back(p.name, p.kind);
+    for (const auto& p : kProtocolFamilies) v.emplace_back(p.name, p.kind);
     return v;
   }();
   return names;
 }
 
+// The quoted names of the families for which `applies` holds, as "'a', 'b'".
+template <typename Pred>
+std::string family_names(Pred applies) {
+  std::string out;
+  for (const ProtocolFamily& f : kProtocolFamilies) {
+    if (applies(f)) out += (out.empty() ? "" : ", ") + in_quotes(f.name);
+  }
+  return out;
+}
+
+// The directory families' names, for errors about a directory's own keys.
+std::string directories() {
+  return family_names([](const ProtocolFamily& f) { return f.messaging == Messaging::kDirectory; });
+}
+
 // A directory's own keys (what it records, shadow tags of a victim cache); a broadcast protocol's
 // probe origin. Each key of the other family is an error naming the family it belongs to.
 void read_protocol_keys(const Node& coherence, MachineSpec& spec) {
-  if (spec.protocol == ProtocolKind::kDirectory) {
+  if (protocol_family(spec.protocol).messaging == Messaging::kDirectory) {
     if (coherence.has("probe_origin")) {
       coherence.child("probe_origin")
-          .fail(
-              "'probe_origin' applies only to the broadcast protocols ('moesi-broadcast', "
-              "'mesif-inclusive'); a directory always forwards from the home");
+          .fail("'probe_origin' applies only to the broadcast protocols (" +
+                family_names([](const ProtocolFamily& f) { return f.messaging == Messaging::kBroadcast; }) +
+                "); a directory always forwards from the home");
     }
     spec.probe_origin = ProbeOrigin::kHome;
     spec.directory_tracks_sharers =
@@ -228,11 +243,11 @@ void read_protocol_keys(const Node& coherence, MachineSpec& spec) {
     return;
   }
   if (coherence.has("shadow_tags")) {
-    coherence.child("shadow_tags").fail("'shadow_tags' applies only to protocol 'directory'");
+    coherence.child("shadow_tags").fail("'shadow_tags' applies only to protocol " + directories());
   }
   if (coherence.has("sharers")) {
-    coherence.child("sharers").fail(
-        "'sharers' applies only to protocol 'directory'; a broadcast protocol probes every domain anyway");
+    coherence.child("sharers").fail("'sharers' applies only to protocol " + directories() +
+                                    "; a broadcast protocol probes every domain anyway");
   }
   spec.probe_origin = coherence.child("probe_origin")
                           .as_enum<ProbeOrigin>({{"home", ProbeOrigin::kHome}, {"requester", ProbeOrigin::kRequester}});
@@ -254,37 +269,33 @@ void read_home(const Node& coherence, MachineSpec& spec) {
   }
 }
 
-// `costs:`. Which cost applies to which protocol: one table, so that adding a protocol is one
-// column; a cost of another protocol is an error naming the protocols it applies to.
+// `costs:`. Which cost applies to which protocol: one table, each cost with the trait of the
+// families that read it; a cost of another protocol is an error naming the protocols it applies to.
 void read_coherence_costs(const Node& coherence, const std::string& protocol_name, MachineSpec& spec) {
+  using Applies = bool (*)(const ProtocolFamily&);
   struct Cost {
     std::string key;
     Picos CoherenceCosts::*field;
-    std::vector<ProtocolKind> protocols;  // empty = all
+    Applies applies;
   };
+  const Applies all = [](const ProtocolFamily&) { return true; };
+  const Applies directory = [](const ProtocolFamily& f) { return f.messaging == Messaging::kDirectory; };
+  const Applies onchip = [](const ProtocolFamily& f) { return f.onchip_snoop_costs; };
   const std::vector<Cost> costs{
-      {"probe_lookup", &CoherenceCosts::probe_lookup, {}},
-      {"directory_lookup", &CoherenceCosts::directory_lookup, {ProtocolKind::kDirectory}},
-      {"onchip_snoop_clean", &CoherenceCosts::onchip_snoop_clean, {ProtocolKind::kMesifInclusive}},
-      {"onchip_snoop_dirty", &CoherenceCosts::onchip_snoop_dirty, {ProtocolKind::kMesifInclusive}},
-      {"atomic_overhead", &CoherenceCosts::atomic_overhead, {}},
-      {"fence", &CoherenceCosts::fence, {}},
-      {"branch_mispredict", &CoherenceCosts::branch_mispredict, {}},
+      {"probe_lookup", &CoherenceCosts::probe_lookup, all},
+      {"directory_lookup", &CoherenceCosts::directory_lookup, directory},
+      {"onchip_snoop_clean", &CoherenceCosts::onchip_snoop_clean, onchip},
+      {"onchip_snoop_dirty", &CoherenceCosts::onchip_snoop_dirty, onchip},
+      {"atomic_overhead", &CoherenceCosts::atomic_overhead, all},
+      {"fence", &CoherenceCosts::fence, all},
+      {"branch_mispredict", &CoherenceCosts::branch_mispredict, all},
   };
   const Node section = coherence.child("costs");
   for (const Cost& cost : costs) {
-    const bool applies = cost.protocols.empty() ||
-                         std::find(cost.protocols.begin(), cost.protocols.end(), spec.protocol) != cost.protocols.end();
-    if (applies) {
+    if (cost.applies(protocol_family(spec.protocol))) {
       spec.costs.*cost.field = component_time(section, cost.key, spec.sources, spec.clock_hz);
     } else if (section.has(cost.key)) {
-      std::string owners;
-      for (ProtocolKind p : cost.protocols) {
-        for (const auto& [name, kind] : protocol_names()) {
-          if (kind == p) owners += (owners.empty() ? "" : ", ") + in_quotes(name);
-        }
-      }
-      section.child(cost.key).fail(in_quotes(cost.key) + " applies only to protocol " + owners +
+      section.child(cost.key).fail(in_quotes(cost.key) + " applies only to protocol " + family_names(cost.applies) +
                                    "; this machine's protocol is " + in_quotes(protocol_name));
     }
   }

@@ -87,6 +87,16 @@ TEST(MachineLoader, BarcelonaIsReadIntoTheSpecWithItsUnits) {
   EXPECT_TRUE(m.sources.count("interconnect.link_classes.ht.latency"));
 }
 
+TEST(MachineLoader, AMesiBroadcastWhatIfKeepsItsParentsProbeOriginAndCosts) {
+  const MachineSpec parent = load_machine("barcelona-2s8c", kMachineDirs);
+  const MachineSpec m = load_machine(testdata("mesi-barcelona"), kMachineDirs);
+  EXPECT_EQ(m.protocol, ProtocolKind::kMesiBroadcast);
+  EXPECT_EQ(m.probe_origin, ProbeOrigin::kHome);
+  EXPECT_EQ(m.costs.probe_lookup, parent.costs.probe_lookup);
+  EXPECT_FALSE(protocol_family(m.protocol).owned_state);
+  EXPECT_TRUE(protocol_family(parent.protocol).owned_state);
+}
+
 TEST(MachineLoader, TheAltixFatTreeHasRoutersAndThreeHopsAcrossTheSpine) {
   const MachineSpec m = load_machine("altix-32n64c", kMachineDirs);
   EXPECT_EQ(m.protocol, ProtocolKind::kDirectory);
@@ -242,6 +252,11 @@ TEST(MachineLoaderErrors, CyclicExtendsNamesTheCycle) {
 TEST(MachineLoaderErrors, AProtocolSpecificCostInTheWrongProtocolIsRefused) {
   expect_error(load_error(testdata("bad-protocol-key")), 6, "coherence.costs.directory_lookup",
                "applies only to protocol 'directory'; this machine's protocol is 'moesi-broadcast'");
+}
+
+TEST(MachineLoaderErrors, AnOnChipSnoopCostNamesTheFamiliesThatHaveOne) {
+  expect_error(load_error(testdata("bad-mesi-onchip-snoop")), 7, "coherence.costs.onchip_snoop_clean",
+               "applies only to protocol 'mesif-inclusive'; this machine's protocol is 'mesi-broadcast'");
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -25,20 +26,57 @@ enum class Inclusion {
 
 enum class ProtocolKind {
   kMoesiBroadcast,  // AMD K8/K10: home broadcasts probes to every node, waits for all responses
+  kMesiBroadcast,   // the same message flow without the O state: dirty data goes back to memory when shared
   kMesifInclusive,  // Intel Nehalem/Westmere: source snoop, inclusive L3 core-valid bits filter on-die snoops
   kDirectory,       // SGI SHub, modern: home directory, 3-hop forwarding, invalidation fan-out with acks
 };
 
-// Every protocol family with its name in a machine YAML (`coherence.protocol`). The loader reads
-// names from it, and the closed-form suite (protocol_closed_form_test.cpp) runs over it, so a new
-// family is one enum value, one row here and its column of closed forms.
-struct ProtocolName {
+// How a family's messages travel (protocol_timing.cpp has one timing class for each).
+enum class Messaging {
+  kBroadcast,  // probes to every cache domain, from the home or from the requester (`probe_origin`)
+  kDirectory,  // the home looks the line up and forwards to the owner or invalidates the sharers
+};
+
+// Every protocol family: its name in a machine YAML (`coherence.protocol`) and what it is made of.
+// The loader reads names, keys and costs from it, the timing is chosen by its messaging, the state
+// transitions (memory_system.cpp) ask its traits, and the closed-form suite
+// (protocol_closed_form_test.cpp) runs over it. A new family is one enum value, one row here and
+// its column of closed forms (docs/architecture.md, "Extension points").
+struct ProtocolFamily {
   const char* name;
   ProtocolKind kind;
+  Messaging messaging;
+  // MOESI's O state: a line read while Modified stays dirty with its writer, which answers later
+  // reads; without it the dirty data is written back as the line is shared. (A directory that
+  // records owners only keeps it too, whatever this says: `sharers: owner-only`, HT Assist.)
+  bool owned_state;
+  // MESIF's F state: one clean shared copy answers reads.
+  bool forward_state;
+  // The inclusive L3's own snoop costs of a sibling core's clean or dirty copy
+  // (`costs.onchip_snoop_clean` / `onchip_snoop_dirty`); otherwise on-chip snoops cost `probe_lookup`.
+  bool onchip_snoop_costs;
+  const char* summary;
 };
-inline constexpr ProtocolName kProtocolNames[] = {{"moesi-broadcast", ProtocolKind::kMoesiBroadcast},
-                                                  {"mesif-inclusive", ProtocolKind::kMesifInclusive},
-                                                  {"directory", ProtocolKind::kDirectory}};
+inline constexpr ProtocolFamily kProtocolFamilies[] = {
+    {"moesi-broadcast", ProtocolKind::kMoesiBroadcast, Messaging::kBroadcast, true, false, false,
+     "AMD K8/K10 (HyperTransport): MOESI, the home broadcasts probes to every node and waits for every answer"},
+    {"mesi-broadcast", ProtocolKind::kMesiBroadcast, Messaging::kBroadcast, false, false, false,
+     "MOESI's message flow without the O state: a dirty line is written back as it is shared (a what-if: "
+     "what the O state is worth)"},
+    {"mesif-inclusive", ProtocolKind::kMesifInclusive, Messaging::kBroadcast, false, true, true,
+     "Intel Nehalem/Westmere (QPI): MESIF, source snoop, the inclusive L3's core-valid bits filter on-die snoops"},
+    {"directory", ProtocolKind::kDirectory, Messaging::kDirectory, false, false, false,
+     "a home directory (SGI SHub, HT Assist, modern snoop filters): 3-hop forwarding to the owner, "
+     "invalidations fanned out from the home with acknowledgements"},
+};
+
+// The row of a family; a kind without one is a programming error.
+inline const ProtocolFamily& protocol_family(ProtocolKind k) {
+  for (const ProtocolFamily& f : kProtocolFamilies) {
+    if (f.kind == k) return f;
+  }
+  throw std::logic_error("protocol kind without a row in kProtocolFamilies");
+}
 
 // When the home lets the next transaction on a line proceed (docs/model.md, "Grants").
 enum class HomePolicy {
