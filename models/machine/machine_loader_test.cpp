@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "models/config/config_error.hpp"
 #include "models/machine/topology.hpp"
@@ -95,6 +97,21 @@ TEST(MachineLoader, AMesiBroadcastWhatIfKeepsItsParentsProbeOriginAndCosts) {
   EXPECT_EQ(m.costs.probe_lookup, parent.costs.probe_lookup);
   EXPECT_FALSE(protocol_family(m.protocol).owned_state);
   EXPECT_TRUE(protocol_family(parent.protocol).owned_state);
+}
+
+// docs/machines.md's file format names every family a machine may give, and each family has its
+// paragraph under "Latency semantics": a family added to the table without its documentation fails.
+TEST(MachineLoader, TheDocumentedProtocolNamesAreTheFamilyTable) {
+  std::ifstream in(kRoot + "/docs/machines.md");
+  std::stringstream doc;
+  doc << in.rdbuf();
+  std::string names;
+  for (const ProtocolFamily& f : kProtocolFamilies) names += (names.empty() ? "# " : " | ") + std::string(f.name);
+  EXPECT_NE(doc.str().find(names + "\n"), std::string::npos) << "docs/machines.md's format line should list: " << names;
+  for (const ProtocolFamily& f : kProtocolFamilies) {
+    EXPECT_NE(doc.str().find("  - `" + std::string(f.name) + "`"), std::string::npos)
+        << f.name << " has no paragraph under 'Latency semantics' in docs/machines.md";
+  }
 }
 
 TEST(MachineLoader, TheAltixFatTreeHasRoutersAndThreeHopsAcrossTheSpine) {

@@ -1,5 +1,6 @@
 // The registries, printed: `walksim metrics` (the metric table), `walksim workloads` (with
-// `--describe`, each kind's parameter table) and `walksim locks` (their one-line summaries). docs/experiments.md's
+// `--describe`, each kind's parameter table), `walksim locks` (their one-line summaries) and
+// `walksim protocols` (the coherence protocol families and their traits). docs/experiments.md's
 // metric table is `walksim metrics --markdown` (tests/cli/metrics_doc_test.sh keeps them equal).
 #include <fmt/core.h>
 
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "models/config/strict_yaml.hpp"
+#include "models/machine/machine_spec.hpp"
 #include "models/sync/sync_registry.hpp"
 #include "models/workload/workload.hpp"
 #include "tools/experiment/metrics.hpp"
@@ -128,6 +130,15 @@ std::vector<const workload::WorkloadKind*> chosen_workloads(const std::vector<st
 
 }  // namespace
 
+// A family's traits as the words a machine file's reader needs.
+std::string family_traits(const machine::ProtocolFamily& f) {
+  std::string t = f.messaging == machine::Messaging::kBroadcast ? "broadcast" : "directory";
+  if (f.owned_state) t += ", O state";
+  if (f.forward_state) t += ", F state";
+  if (f.onchip_snoop_costs) t += ", L3 snoop costs";
+  return t;
+}
+
 void add_registry_commands(CLI::App& app) {
   auto* metrics =
       app.add_subcommand("metrics", "List every metric of results.json, results.csv and published: with its unit");
@@ -181,6 +192,13 @@ void add_registry_commands(CLI::App& app) {
             "\nspinning: a kernel YAML's locking.spinlock or a lock-loop's lock; sleeping: a lock-loop's lock; "
             "kernel: the kernel model's own rwlock and lockref; reference: checked by the tests, the kernel emits "
             "these operations itself (models/sync/sync_registry.hpp says where they differ)\n");
+      });
+  app.add_subcommand("protocols", "List the coherence protocol families a machine's coherence.protocol can name")
+      ->callback([] {
+        for (const auto& f : machine::kProtocolFamilies) {
+          fmt::print("{:<16} {:<36} {}\n", f.name, family_traits(f), f.summary);
+        }
+        fmt::print("\ndocs/machines.md, 'Latency semantics', composes each family's latencies\n");
       });
 }
 

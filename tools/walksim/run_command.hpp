@@ -11,7 +11,7 @@ struct GlobalOptions;
 void add_run_command(CLI::App& app, const GlobalOptions& global);
 void add_validate_command(CLI::App& app, const GlobalOptions& global);
 void add_bench_command(CLI::App& app, const GlobalOptions& global);
-// walksim metrics | workloads | locks (registry_command.cpp).
+// walksim metrics | workloads | locks | protocols (registry_command.cpp).
 void add_registry_commands(CLI::App& app);
 
 // `validate --strict` found a figure outside its tolerance: exit code 1 (the report is printed).
