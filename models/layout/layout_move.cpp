@@ -74,82 +74,64 @@ std::uint32_t grown_stride(const kernel::ObjectLayout& l, std::uint32_t size) {
   return round_up(size, 8) + (l.stride - round_up(l.size, 8));
 }
 
-}  // namespace
-
-std::string Move::summary() const {
-  std::string s = fmt::format("{} from line {}", field, from_line);
-  if (from_offset || to_offset) s += fmt::format(" (offset {})", from_offset);
-  s += fmt::format(" to line {}", to_line);
-  if (from_offset || to_offset) s += fmt::format(" (offset {})", to_offset);
-  if (!swapped.empty()) {
-    std::string w;
-    for (const auto& f : swapped) w += (w.empty() ? "" : " and ") + f;
-    s += ", swapped with " + w;
+// The lines a field can go to: those of the struct's bytes, or (lines only) one new line after the last.
+void need_line_in_struct(const kernel::ObjectLayout& l, std::uint32_t to_line) {
+  const std::uint32_t lines = l.slab_packed() ? (l.size + 63) / 64 : static_cast<std::uint32_t>(l.lines.size()) + 1;
+  if (to_line >= lines || to_line >= kernel::kMaxLayoutLines) {
+    throw LayoutError(fmt::format("line {} is beyond {} ({}: lines 0..{}{})", to_line, l.type,
+                                  l.slab_packed() ? fmt::format("{} bytes", l.size) : "a layout of lines", lines - 1,
+                                  l.slab_packed() ? "" : ", the last a new one"));
   }
-  if (grew_by) s += fmt::format(", the struct {} bytes larger (stride {})", grew_by, new_stride);
-  return s;
 }
 
-kernel::ObjectLayout move_field(const kernel::ObjectLayout& layout, const std::string& field, std::uint32_t to_line,
-                                bool grow, std::optional<std::uint32_t> stride, Move& done) {
-  need_field(layout, field);
-  const std::uint32_t lines =
-      layout.slab_packed() ? (layout.size + 63) / 64 : static_cast<std::uint32_t>(layout.lines.size()) + 1;
-  if (to_line >= lines || to_line >= kernel::kMaxLayoutLines) {
-    throw LayoutError(fmt::format("line {} is beyond {} ({}: lines 0..{}{})", to_line, layout.type,
-                                  layout.slab_packed() ? fmt::format("{} bytes", layout.size) : "a layout of lines",
-                                  lines - 1, layout.slab_packed() ? "" : ", the last a new one"));
-  }
-  if (grow && !layout.slab_packed()) {
-    throw LayoutError(
-        "--grow needs byte offsets (a layout of lines has no bytes to move down): import the "
-        "kernel's layout from its BTF first");
-  }
-  done = Move{field, layout.line_of.at(field), to_line, 0, 0, {}, 0, 0};
-  if (done.from_line == to_line)
-    throw LayoutError(layout.type + "." + field + " is already on line " + std::to_string(to_line));
-  need_size(layout, field);
-  if (to_line < layout.lines.size()) {
-    for (const auto& f : layout.lines[to_line]) need_size(layout, f);
-  }
+// What a refusal for want of room suggests instead.
+std::string other_ways(const kernel::ObjectLayout& l) {
+  return l.slab_packed() ? "swap it with fields of that line (--swap-with) or let the struct grow (--grow)"
+                         : "swap it with fields of that line (--swap-with)";
+}
+
+// A layout of lines: the field joins the target line's list if the sizes there leave it room.
+kernel::ObjectLayout move_in_lines(const kernel::ObjectLayout& layout, const std::string& field,
+                                   std::uint32_t from_line, std::uint32_t to_line) {
   const std::uint32_t size = layout.sizes.at(field);
-  kernel::ObjectLayout moved = layout;
-  const std::string other_ways = layout.slab_packed()
-                                     ? "swap it with fields of that line (--swap-with) or let the struct grow (--grow)"
-                                     : "swap it with fields of that line (--swap-with)";
-  if (!layout.slab_packed()) {
-    std::uint32_t used = 0;
-    if (to_line < layout.lines.size()) {
-      for (const auto& f : layout.lines[to_line]) used += layout.sizes.at(f);
-    }
-    if (used + size > 64) {
-      throw LayoutError(fmt::format("line {} of {} has {} of the {} bytes {} needs (it holds {}): {}", to_line,
-                                    layout.type, 64 - used, size, field, occupancy(layout, to_line), other_ways));
-    }
-    auto& from = moved.lines[done.from_line];
-    from.erase(std::find(from.begin(), from.end(), field));
-    if (to_line == moved.lines.size()) moved.lines.emplace_back();
-    moved.lines[to_line].push_back(field);
-    moved.line_of[field] = to_line;
-    moved.index();
-    return moved;
+  std::uint32_t used = 0;
+  if (to_line < layout.lines.size()) {
+    for (const auto& f : layout.lines[to_line]) used += layout.sizes.at(f);
   }
-  done.from_offset = layout.offsets.at(field);
+  if (used + size > 64) {
+    throw LayoutError(fmt::format("line {} of {} has {} of the {} bytes {} needs (it holds {}): {}", to_line,
+                                  layout.type, 64 - used, size, field, occupancy(layout, to_line), other_ways(layout)));
+  }
+  kernel::ObjectLayout moved = layout;
+  auto& from = moved.lines[from_line];
+  from.erase(std::find(from.begin(), from.end(), field));
+  if (to_line == moved.lines.size()) moved.lines.emplace_back();
+  moved.lines[to_line].push_back(field);
+  moved.line_of[field] = to_line;
+  moved.index();
+  return moved;
+}
+
+// With byte offsets: the first place on the line, at the field's alignment, that no other field covers.
+std::optional<std::uint32_t> free_place(const kernel::ObjectLayout& l, const std::string& field,
+                                        std::uint32_t to_line) {
+  const std::uint32_t size = l.sizes.at(field);
   const std::uint32_t align = alignment_of(size);
   const std::uint32_t begin = 64 * to_line;
-  const std::uint32_t end = std::min(begin + 64, layout.size);
+  const std::uint32_t end = std::min(begin + 64, l.size);
   for (std::uint32_t at = begin; at + size <= end; at += align) {
-    if (overlaps_any(layout, at, size, {field})) continue;
-    done.to_offset = at;
-    moved.offsets[field] = at;
-    moved.line_of.clear();
-    moved.index();
-    return moved;
+    if (!overlaps_any(l, at, size, {field})) return at;
   }
-  if (!grow) {
-    throw LayoutError(fmt::format("line {} of {} has no free {}-byte place aligned to {} for {} (it holds {}): {}",
-                                  to_line, layout.type, size, align, field, occupancy(layout, to_line), other_ways));
-  }
+  return std::nullopt;
+}
+
+// --grow, when the line has no free place: the field inserted on it, the bytes after it moved down
+// by its size (rounded to 8), the struct and its stride larger.
+kernel::ObjectLayout grow_into_line(const kernel::ObjectLayout& layout, const std::string& field, std::uint32_t to_line,
+                                    std::optional<std::uint32_t> stride, Move& done) {
+  const std::uint32_t size = layout.sizes.at(field);
+  const std::uint32_t align = alignment_of(size);
+  const std::uint32_t begin = 64 * to_line;
   // The last boundary on the line where the field still ends on it: fields from there on move down.
   std::optional<std::uint32_t> at;
   for (const auto& [f, o] : layout.offsets) {
@@ -161,6 +143,7 @@ kernel::ObjectLayout move_field(const kernel::ObjectLayout& layout, const std::s
     throw LayoutError(fmt::format("line {} of {} has no field boundary where {} bytes fit before the line ends",
                                   to_line, layout.type, size));
   }
+  kernel::ObjectLayout moved = layout;
   const std::uint32_t shift = round_up(size, 8);
   moved.size = layout.size + shift;
   moved.stride = stride ? *stride : grown_stride(layout, moved.size);
@@ -180,6 +163,57 @@ kernel::ObjectLayout move_field(const kernel::ObjectLayout& layout, const std::s
   moved.line_of.clear();
   moved.index();
   return moved;
+}
+
+}  // namespace
+
+std::string Move::summary() const {
+  std::string s = fmt::format("{} from line {}", field, from_line);
+  if (from_offset || to_offset) s += fmt::format(" (offset {})", from_offset);
+  s += fmt::format(" to line {}", to_line);
+  if (from_offset || to_offset) s += fmt::format(" (offset {})", to_offset);
+  if (!swapped.empty()) {
+    std::string w;
+    for (const auto& f : swapped) w += (w.empty() ? "" : " and ") + f;
+    s += ", swapped with " + w;
+  }
+  if (grew_by) s += fmt::format(", the struct {} bytes larger (stride {})", grew_by, new_stride);
+  return s;
+}
+
+kernel::ObjectLayout move_field(const kernel::ObjectLayout& layout, const std::string& field, std::uint32_t to_line,
+                                bool grow, std::optional<std::uint32_t> stride, Move& done) {
+  need_field(layout, field);
+  need_line_in_struct(layout, to_line);
+  if (grow && !layout.slab_packed()) {
+    throw LayoutError(
+        "--grow needs byte offsets (a layout of lines has no bytes to move down): import the "
+        "kernel's layout from its BTF first");
+  }
+  done = Move{field, layout.line_of.at(field), to_line, 0, 0, {}, 0, 0};
+  if (done.from_line == to_line)
+    throw LayoutError(layout.type + "." + field + " is already on line " + std::to_string(to_line));
+  need_size(layout, field);
+  if (to_line < layout.lines.size()) {
+    for (const auto& f : layout.lines[to_line]) need_size(layout, f);
+  }
+  if (!layout.slab_packed()) return move_in_lines(layout, field, done.from_line, to_line);
+  done.from_offset = layout.offsets.at(field);
+  if (const auto at = free_place(layout, field, to_line)) {
+    done.to_offset = *at;
+    kernel::ObjectLayout moved = layout;
+    moved.offsets[field] = *at;
+    moved.line_of.clear();
+    moved.index();
+    return moved;
+  }
+  if (!grow) {
+    const std::uint32_t size = layout.sizes.at(field);
+    throw LayoutError(fmt::format("line {} of {} has no free {}-byte place aligned to {} for {} (it holds {}): {}",
+                                  to_line, layout.type, size, alignment_of(size), field, occupancy(layout, to_line),
+                                  other_ways(layout)));
+  }
+  return grow_into_line(layout, field, to_line, stride, done);
 }
 
 kernel::ObjectLayout swap_fields(const kernel::ObjectLayout& layout, const std::string& field,

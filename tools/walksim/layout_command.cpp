@@ -175,14 +175,9 @@ const kernel::ObjectLayout& layout_of(const kernel::KernelSpec& k, const std::st
   return it->second;
 }
 
-}  // namespace
-
-void add_layout_command(CLI::App& app, const GlobalOptions& global) {
-  auto* layout = app.add_subcommand("layout", "Kernel struct layouts: import from BTF, show, diff, move a field");
-  layout->require_subcommand(1);
-
+void add_import_command(CLI::App& layout, const GlobalOptions& global) {
   auto io = std::make_shared<ImportOpts>();
-  auto* imp = layout->add_subcommand(
+  auto* imp = layout.add_subcommand(
       "import", "Read struct layouts from a kernel's BTF and write a kernel YAML that extends a shipped variant");
   imp->add_option("--btf", io->btf, "BTF file: /sys/kernel/btf/vmlinux, a vmlinux, or an object with a .BTF section")
       ->required();
@@ -199,10 +194,12 @@ void add_layout_command(CLI::App& app, const GlobalOptions& global) {
                   "structs, such as one made from a header)")
       ->delimiter(',');
   imp->callback([io, &global] { run_import(*io, global); });
+}
 
+void add_show_command(CLI::App& layout, const GlobalOptions& global) {
   auto show_kernel = std::make_shared<std::string>();
   auto show_type = std::make_shared<std::string>();
-  auto* show = layout->add_subcommand("show", "A variant's layouts as 64-byte lines and the fields on each");
+  auto* show = layout.add_subcommand("show", "A variant's layouts as 64-byte lines and the fields on each");
   show->add_option("kernel", *show_kernel, "Kernel variant name or YAML path")->required();
   show->add_option("--struct", *show_type, "One object type (dentry, inode, vfsmount, ...)");
   show->callback([show_kernel, show_type, &global] {
@@ -214,11 +211,13 @@ void add_layout_command(CLI::App& app, const GlobalOptions& global) {
     }
     for (const auto& [t, l] : k.layouts) std::cout << layout::show_layout(l) << "\n";
   });
+}
 
+void add_diff_command(CLI::App& layout, const GlobalOptions& global) {
   auto diff_a = std::make_shared<std::string>();
   auto diff_b = std::make_shared<std::string>();
   auto diff_type = std::make_shared<std::string>();
-  auto* diff = layout->add_subcommand("diff", "Which fields two variants put on different lines");
+  auto* diff = layout.add_subcommand("diff", "Which fields two variants put on different lines");
   diff->add_option("a", *diff_a, "Kernel variant name or YAML path")->required();
   diff->add_option("b", *diff_b, "Kernel variant name or YAML path")->required();
   diff->add_option("--struct", *diff_type, "One object type");
@@ -233,15 +232,74 @@ void add_layout_command(CLI::App& app, const GlobalOptions& global) {
     }
     std::cout << layout::show_diff(layout::diff_layouts(a, b, type), a.name, b.name);
   });
+}
 
-  struct MoveOpts {
-    std::string kernel, field, out, swap;
-    std::uint32_t line = 0;
-    std::optional<std::uint32_t> stride;
-    bool grow = false;
-  };
+struct MoveOpts {
+  std::string kernel, field, out, swap;
+  std::uint32_t line = 0;
+  std::optional<std::uint32_t> stride;
+  bool grow = false;
+};
+
+// The fields --swap-with names, each with or without its type ("dentry.d_op" or "d_op").
+std::vector<std::string> swap_partners(const std::string& swap, const std::string& type) {
+  std::vector<std::string> with;
+  std::size_t start = 0;
+  while (start <= swap.size()) {
+    const std::size_t comma = swap.find(',', start);
+    std::string g = swap.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (g.rfind(type + ".", 0) == 0) g = g.substr(type.size() + 1);  // dentry.d_op or d_op
+    with.push_back(g);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return with;
+}
+
+// The type's layout with `field` swapped or moved as the options say. A refusal names the flag it
+// is about: the one the layout code gives, else the flag that chose the way of moving.
+kernel::ObjectLayout moved_layout(const kernel::KernelSpec& k, const MoveOpts& o, const std::string& type,
+                                  const std::string& field, bool swapping, layout::Move& done) {
+  try {
+    const kernel::ObjectLayout& from = layout_of(k, type, "--field");
+    if (swapping) return layout::swap_fields(from, field, swap_partners(o.swap, type), done);
+    return layout::move_field(from, field, o.line, o.grow, o.stride, done);
+  } catch (const layout::LayoutError& e) {
+    throw config::ConfigError({}, !e.flag().empty() ? e.flag() : swapping ? "--swap-with" : "--to-line", e.what());
+  }
+}
+
+// `line_given` and `swapping`: whether --to-line and --swap-with were on the command line.
+void run_move(const MoveOpts& o, bool line_given, bool swapping, const GlobalOptions& global) {
+  const std::string root = resolve_config_root(global.configs);
+  if (!line_given && !swapping) {
+    throw config::ConfigError({}, "--to-line", "say where the field goes: --to-line N, or --swap-with FIELD[,FIELD]");
+  }
+  const kernel::KernelSpec k = load(o.kernel, root);
+  const std::size_t dot = o.field.find('.');
+  if (dot == std::string::npos || dot == 0 || dot + 1 == o.field.size()) {
+    throw config::ConfigError({}, "--field", "'" + o.field + "': expected TYPE.FIELD, e.g. dentry.d_name");
+  }
+  const std::string type = o.field.substr(0, dot);
+  const std::string name = stem_of_out(o.out);
+  layout::Move done;
+  const kernel::ObjectLayout moved = moved_layout(k, o, type, o.field.substr(dot + 1), swapping, done);
+  const std::string cmd = command_line({{"", o.kernel},
+                                        {"--field", o.field},
+                                        {"--to-line", line_given ? std::to_string(o.line) : ""},
+                                        {"--grow", "", o.grow},
+                                        {"--stride", o.stride ? std::to_string(*o.stride) : ""},
+                                        {"--swap-with", o.swap},
+                                        {"--out", o.out}},
+                                       "move");
+  write_checked_kernel(o.out, name, layout::moved_kernel_yaml(k.name, moved, done, name, cmd), root);
+  std::cerr << "wrote " << o.out << " (kernel '" << name << "', extends " << k.name << "): " << type << "."
+            << done.summary() << "\n";
+}
+
+void add_move_command(CLI::App& layout, const GlobalOptions& global) {
   auto mo = std::make_shared<MoveOpts>();
-  auto* move = layout->add_subcommand("move", "Write a what-if variant with one field moved to another line");
+  auto* move = layout.add_subcommand("move", "Write a what-if variant with one field moved to another line");
   move->add_option("kernel", mo->kernel, "Kernel variant name or YAML path")->required();
   move->add_option("--field", mo->field, "TYPE.FIELD, e.g. dentry.d_name")->required();
   auto* to_line = move->add_option("--to-line", mo->line, "The 64-byte line (0 is the object's first)");
@@ -258,56 +316,18 @@ void add_layout_command(CLI::App& app, const GlobalOptions& global) {
   stride->needs(grow);
   swap->excludes(to_line);
   move->add_option("--out,-o", mo->out, "The kernel YAML to write (its stem is the variant's name)")->required();
-  move->callback([mo, to_line, swap, &global] {
-    const std::string root = resolve_config_root(global.configs);
-    if (to_line->count() == 0 && swap->count() == 0) {
-      throw config::ConfigError({}, "--to-line", "say where the field goes: --to-line N, or --swap-with FIELD[,FIELD]");
-    }
-    const kernel::KernelSpec k = load(mo->kernel, root);
-    const std::size_t dot = mo->field.find('.');
-    if (dot == std::string::npos || dot == 0 || dot + 1 == mo->field.size()) {
-      throw config::ConfigError({}, "--field", "'" + mo->field + "': expected TYPE.FIELD, e.g. dentry.d_name");
-    }
-    const std::string type = mo->field.substr(0, dot);
-    const std::string name = stem_of_out(mo->out);
-    layout::Move done;
-    kernel::ObjectLayout moved;
-    try {
-      const kernel::ObjectLayout& from = layout_of(k, type, "--field");
-      if (swap->count()) {
-        std::vector<std::string> with;
-        std::size_t start = 0;
-        while (start <= mo->swap.size()) {
-          const std::size_t comma = mo->swap.find(',', start);
-          std::string g = mo->swap.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-          if (g.rfind(type + ".", 0) == 0) g = g.substr(type.size() + 1);  // dentry.d_op or d_op
-          with.push_back(g);
-          if (comma == std::string::npos) break;
-          start = comma + 1;
-        }
-        moved = layout::swap_fields(from, mo->field.substr(dot + 1), with, done);
-      } else {
-        moved = layout::move_field(from, mo->field.substr(dot + 1), mo->line, mo->grow, mo->stride, done);
-      }
-    } catch (const layout::LayoutError& e) {
-      throw config::ConfigError({},
-                                !e.flag().empty() ? e.flag()
-                                : swap->count()   ? "--swap-with"
-                                                  : "--to-line",
-                                e.what());
-    }
-    const std::string cmd = command_line({{"", mo->kernel},
-                                          {"--field", mo->field},
-                                          {"--to-line", to_line->count() ? std::to_string(mo->line) : ""},
-                                          {"--grow", "", mo->grow},
-                                          {"--stride", mo->stride ? std::to_string(*mo->stride) : ""},
-                                          {"--swap-with", mo->swap},
-                                          {"--out", mo->out}},
-                                         "move");
-    write_checked_kernel(mo->out, name, layout::moved_kernel_yaml(k.name, moved, done, name, cmd), root);
-    std::cerr << "wrote " << mo->out << " (kernel '" << name << "', extends " << k.name << "): " << type << "."
-              << done.summary() << "\n";
-  });
+  move->callback([mo, to_line, swap, &global] { run_move(*mo, to_line->count() != 0, swap->count() != 0, global); });
+}
+
+}  // namespace
+
+void add_layout_command(CLI::App& app, const GlobalOptions& global) {
+  auto* layout = app.add_subcommand("layout", "Kernel struct layouts: import from BTF, show, diff, move a field");
+  layout->require_subcommand(1);
+  add_import_command(*layout, global);
+  add_show_command(*layout, global);
+  add_diff_command(*layout, global);
+  add_move_command(*layout, global);
 }
 
 }  // namespace walksim::cli
