@@ -7,7 +7,7 @@
 namespace walksim::sync {
 
 namespace {
-enum AcquireStep : std::uint32_t { kClearNext = 0, kSwap, kSwapped, kLink, kWait, kGranted };
+enum AcquireStep : std::uint32_t { kClearNext = 0, kSwap, kSwapped, kFence, kLink, kWait, kGranted };
 enum ReleaseStep : std::uint32_t { kReadNode = 0, kNodeRead, kSwing, kWaitNext, kHandOff, kReleased };
 }  // namespace
 
@@ -42,6 +42,10 @@ bool McsLock::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::uint64_
         }
         call.scratch = last;                        // the predecessor's CPU + 1
         out = Op::store(node, kWaiting, kWaiting);  // I->waiting = 1
+        call.step = kFence;
+        return true;
+      case kFence:  // MEM_BARRIER: libslock's mcs_acquire fences before it links itself in
+        out = Op::fence();
         call.step = kLink;
         return true;
       case kLink:  // pred->next = I

@@ -40,6 +40,23 @@ TEST(McsLock, AnUncontendedAcquireIsOneSwapAndTheReleaseOneReadAndOneCmpxchg) {
   EXPECT_EQ(q.r.ex.word(q.lines[0]), 0u);
 }
 
+// libslock's mcs_acquire (src/mcs.c): I->next = NULL, the swap, I->waiting = 1, MEM_BARRIER
+// (mfence on x86), pred->next = I, then the spin on its own node. The fence keeps the link from
+// being seen before the node is marked waiting.
+TEST(McsLock, AContendedAcquireFencesBeforeItLinksItselfToItsPredecessor) {
+  McsRig q;
+  SyncCall call;
+  Op op;
+  std::vector<exec::OpKind> kinds;
+  std::uint64_t last = 0;
+  while (q.lock.step(SyncAction::kAcquire, 3, call, last, op)) {
+    kinds.push_back(op.kind);
+    last = op.kind == exec::OpKind::kRmwXchg ? 1 : 0;  // the swap finds CPU 0 (word 1) queued
+  }
+  EXPECT_EQ(kinds, (std::vector<exec::OpKind>{exec::OpKind::kStore, exec::OpKind::kRmwXchg, exec::OpKind::kStore,
+                                              exec::OpKind::kFence, exec::OpKind::kStore, exec::OpKind::kSpinUntil}));
+}
+
 TEST(McsLock, WaitersAreServedInTheOrderTheySwappedThemselvesIn) {
   McsRig q;
   std::vector<CpuId> order;
