@@ -141,7 +141,10 @@ void d_move(Emitter& e, DentryId d, DentryId to_dir, const std::string& name, st
   const ObjId xo = x.obj, dir = vfs.dentry(x.parent).obj, to = vfs.dentry(to_dir).obj;
   const std::uint32_t old_bucket = x.bucket, new_bucket = vfs.bucket_of(to_dir, name);
   const ObjId g = vfs.globals();
-  const std::optional<ObjId> t = target ? std::optional<ObjId>(vfs.dentry(*target).obj) : std::nullopt;
+  // The target dentry an overwriting rename replaces. A plain bool and id, not an optional: GCC 12
+  // warns (-Wmaybe-uninitialized, a false positive) on the optional at -O1.
+  const bool has_t = target.has_value();
+  const ObjId t = has_t ? vfs.dentry(*target).obj : ObjId{};
   const bool global = global_dcache_lock(e);
   if (global) e.dcache_lock();
   // write_seqlock(&rename_lock): its spinlock and an odd sequence.
@@ -149,10 +152,10 @@ void d_move(Emitter& e, DentryId d, DentryId to_dir, const std::string& name, st
   e.seq_write_begin(g, "rename_lock");
   if (!global) e.lock(dir, "d_lock");  // the old parent's children list
   e.lock(xo, "d_lock");
-  if (t) e.lock(*t, "d_lock");
+  if (has_t) e.lock(t, "d_lock");
   if (!global) {
     e.seq_write_begin(xo, "d_seq");
-    if (t) e.seq_write_begin(*t, "d_seq");
+    if (has_t) e.seq_write_begin(t, "d_seq");
     e.hash_bucket_lock(old_bucket, true);
   }
   e.hash_bucket_store(old_bucket);
@@ -165,10 +168,10 @@ void d_move(Emitter& e, DentryId d, DentryId to_dir, const std::string& name, st
   e.store(to, "d_subdirs");
   e.compute("d_move");
   if (!global) {
-    if (t) e.seq_write_end(*t, "d_seq");
+    if (has_t) e.seq_write_end(t, "d_seq");
     e.seq_write_end(xo, "d_seq");
   }
-  if (t) e.unlock(*t, "d_lock");
+  if (has_t) e.unlock(t, "d_lock");
   e.unlock(xo, "d_lock");
   if (!global) e.unlock(dir, "d_lock");
   e.seq_write_end(g, "rename_lock");
