@@ -12,7 +12,11 @@ using machine::DomainId;
 using machine::Inclusion;
 
 MemorySystem::MemorySystem(const machine::Machine& m, bool check)
-    : m_(m), timing_(make_protocol_timing(m)), check_(check) {
+    : m_(m),
+      timing_(make_protocol_timing(m)),
+      owner_only_directory_(machine::protocol_family(m.spec().protocol).messaging == machine::Messaging::kDirectory &&
+                            !m.spec().directory_tracks_sharers),
+      check_(check) {
   const auto& spec = m.spec();
   const auto outer = m.outer_private_level();
   private_levels_ = outer ? *outer + 1 : 0;
@@ -173,9 +177,7 @@ Transaction MemorySystem::remote_transaction(const LineState& s, CoreId c, bool 
   const bool lone_exclusive_owner = s.owner >= 0 && static_cast<CoreId>(s.owner) != c &&
                                     (s.owner_state == OwnerState::kExclusive || s.owner_state == OwnerState::kModified);
   // Only an owner-only directory needs to know (protocol_timing.cpp); the others skip the scan.
-  const bool owner_only = machine::protocol_family(m_.spec().protocol).messaging == machine::Messaging::kDirectory &&
-                          !m_.spec().directory_tracks_sharers;
-  if (owner_only && write && !lone_exclusive_owner) {
+  if (owner_only_directory_ && write && !lone_exclusive_owner) {
     s.holders.for_each([&](std::uint32_t k) {
       if (k != c) t.shared = true;
     });

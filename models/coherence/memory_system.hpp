@@ -186,6 +186,9 @@ class MemorySystem {
 
   const machine::Machine& m_;
   std::unique_ptr<ProtocolTiming> timing_;
+  // A directory that records owners only (HT Assist) must know whether a written line is shared
+  // anywhere; decided once here, not per transaction.
+  bool owner_only_directory_;
   bool check_;
   bool floor_ = false;
   std::vector<LineState> lines_;

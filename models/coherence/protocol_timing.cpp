@@ -14,9 +14,9 @@ using machine::ProbeOrigin;
 
 // A sibling core's copy snooped on chip: the inclusive L3's own clean or dirty snoop cost where the
 // family has them, else the probe (or directory) lookup.
-Picos family_onchip_snoop(const Machine& m, bool dirty) {
+Picos family_onchip_snoop(const Machine& m, const machine::ProtocolFamily& family, bool dirty) {
   const auto& costs = m.spec().costs;
-  if (machine::protocol_family(m.spec().protocol).onchip_snoop_costs) {
+  if (family.onchip_snoop_costs) {
     return dirty ? costs.onchip_snoop_dirty : costs.onchip_snoop_clean;
   }
   return costs.probe_lookup;
@@ -76,7 +76,7 @@ class BroadcastTiming final : public ProtocolTiming {
   bool tracks_core_copies() const override { return shared_level_tracks_cores(m_); }
   bool keeps_dirty_sharing() const override { return family_.owned_state; }
   bool has_forward_state() const override { return family_.forward_state; }
-  Picos onchip_snoop(bool dirty) const override { return family_onchip_snoop(m_, dirty); }
+  Picos onchip_snoop(bool dirty) const override { return family_onchip_snoop(m_, family_, dirty); }
 
  private:
   const Machine& m_;
@@ -129,7 +129,7 @@ class DirectoryTiming final : public ProtocolTiming {
   // 2010: probe-filter states EM, O, S, S1). The sharer-tracking directories write dirty data back.
   bool keeps_dirty_sharing() const override { return family_.owned_state || !m_.spec().directory_tracks_sharers; }
   bool has_forward_state() const override { return family_.forward_state; }
-  Picos onchip_snoop(bool dirty) const override { return family_onchip_snoop(m_, dirty); }
+  Picos onchip_snoop(bool dirty) const override { return family_onchip_snoop(m_, family_, dirty); }
 
  private:
   bool has_shadow_tags() const {
