@@ -26,4 +26,12 @@ grep -q "tools/experiment/testdata/validation/v-small.yaml" "$work/v.md" && ok "
 grep -q "$src" "$work/v.md" && no "the report holds the host's absolute path"
 "$walksim" validate --dir "$dir" --doc "$work/v2.md" >/dev/null 2>&1; code=$?
 [ "$code" -eq 2 ] && [ ! -e "$work/v2.md" ] && ok "--doc without --write-doc is refused" || no "--doc alone exit $code"
+out=$("$walksim" validate --dir "$dir" --quiet --sensitivity 5 2>&1); code=$?
+[ "$code" -eq 0 ] && grep -q "private costs -/+5%" <<<"$out" && grep -q "0 of 3 figures UNSTABLE" <<<"$out" \
+  && ok "--sensitivity 5 adds the column and the count of unstable figures" || { no "--sensitivity exit $code"; echo "$out"; }
+grep -qE "pass +[-+][0-9]+%/[-+][0-9]+%" <<<"$out" && ok "each row says how far its prediction moved" || { no "no movement shown"; echo "$out"; }
+"$walksim" validate --dir "$dir" --sensitivity 0 >/dev/null 2>&1; code=$?
+[ "$code" -eq 2 ] && ok "--sensitivity 0 is refused" || no "--sensitivity 0 exit $code"
+"$walksim" validate --dir "$dir" --sensitivity much >/dev/null 2>&1; code=$?
+[ "$code" -eq 2 ] && ok "--sensitivity with no number is refused" || no "--sensitivity much exit $code"
 exit $fail

@@ -5,8 +5,10 @@
 #include <fmt/core.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 
 namespace walksim::experiment {
 
@@ -39,6 +41,37 @@ std::string predicted_text(const ValidationRow& x) {
   return fmt::format("{:.4g} ± {:.2g}", x.predicted, x.predicted_sd);
 }
 
+// The experiment again with the kernel's private CPU costs scaled by `factor` and every other input
+// held: a fitted cpu_cost_scale is held at its fitted value times the factor (fitting it again would
+// undo the change); a fitted user time is fitted again, as it would be if the costs were different.
+ExperimentResult run_scaled(const ExperimentSpec& spec, const ExperimentResult& base, double factor,
+                            const std::string& config_root, unsigned jobs, std::atomic<bool>* cancel,
+                            const Progress& progress) {
+  ExperimentSpec s = spec;
+  s.cost_scale = base.cost_scale * factor;
+  if (s.calibrate && s.calibrate->parameter == "cpu_cost_scale") s.calibrate.reset();
+  return run_experiment(s, config_root, jobs, progress, cancel);
+}
+
+Sensitivity sensitivity_of(double pct, double predicted, double low, double high) {
+  Sensitivity x;
+  x.pct = pct;
+  x.low = low;
+  x.high = high;
+  const double scale = std::abs(predicted) > 0 ? std::abs(predicted) : 1.0;
+  const double moved = std::max(std::abs(low - predicted), std::abs(high - predicted)) / scale;
+  x.elasticity = std::isfinite(moved) ? moved / (pct / 100.0) : std::numeric_limits<double>::infinity();
+  return x;
+}
+
+std::string sensitivity_text(const ValidationRow& x) {
+  if (!x.sensitivity) return "";
+  const auto& s = *x.sensitivity;
+  const double base = std::abs(x.predicted) > 0 ? std::abs(x.predicted) : 1.0;
+  return fmt::format("{:+.0f}%/{:+.0f}%{}", (s.low - x.predicted) / base * 100, (s.high - x.predicted) / base * 100,
+                     s.stable() ? "" : " UNSTABLE");
+}
+
 }  // namespace
 
 std::size_t ValidationReport::failures() const {
@@ -48,7 +81,8 @@ std::size_t ValidationReport::failures() const {
 }
 
 ValidationReport run_validation(const std::vector<std::string>& files, const std::string& config_root, unsigned jobs,
-                                const std::string& base, std::atomic<bool>* cancel, const Progress& progress) {
+                                const std::string& base, std::atomic<bool>* cancel, const Progress& progress,
+                                double sensitivity_pct) {
   ValidationReport rep;
   rep.base = base;
   for (std::size_t i = 0; i < files.size(); ++i) {
@@ -66,6 +100,22 @@ ValidationReport run_validation(const std::vector<std::string>& files, const std
     }
     rep.experiments.push_back(run_experiment(spec, config_root, jobs, each, cancel));
     const auto& res = rep.experiments.back();
+    std::optional<ExperimentResult> low, high;
+    if (sensitivity_pct > 0) {
+      const auto scaled = [&](double factor, const std::string& tag) {
+        Progress tagged;
+        if (each) {
+          tagged = [&, tag](const ProgressEvent& e) {
+            ProgressEvent x = e;
+            x.phase = e.phase.empty() ? tag : tag + " " + e.phase;
+            each(x);
+          };
+        }
+        return run_scaled(spec, res, factor, config_root, jobs, cancel, tagged);
+      };
+      low = scaled(1 - sensitivity_pct / 100, fmt::format("private costs -{:g}%", sensitivity_pct));
+      high = scaled(1 + sensitivity_pct / 100, fmt::format("private costs +{:g}%", sensitivity_pct));
+    }
     for (const auto& p : spec.published) {
       ValidationRow row;
       row.id = spec.name;
@@ -93,25 +143,47 @@ ValidationReport run_validation(const std::vector<std::string>& files, const std
         row.error_pct = (row.predicted - row.published) / row.published * 100.0;
       }
       row.pass = std::isfinite(row.error_pct) && std::abs(row.error_pct) <= row.tolerance_pct;
+      if (low && high) row.sensitivity = sensitivity_of(sensitivity_pct, row.predicted, predicted(*low, p), predicted(*high, p));
       rep.rows.push_back(row);
     }
   }
   return rep;
 }
 
+bool has_sensitivity(const ValidationReport& r) {
+  return std::any_of(r.rows.begin(), r.rows.end(), [](const ValidationRow& x) { return x.sensitivity.has_value(); });
+}
+
+std::size_t ValidationReport::unstable() const {
+  std::size_t n = 0;
+  for (const auto& x : rows) n += x.sensitivity && !x.sensitivity->stable();
+  return n;
+}
+
 void print_validation(const ValidationReport& r, std::ostream& out) {
-  fmt::print(out, "{:<12} {:<16} {:<14} {:<20} {:>7} {:>10} {:>18} {:>9} {:>20} {:<11} {:>6}\n", "id", "machine",
+  const bool sens = has_sensitivity(r);
+  fmt::print(out, "{:<12} {:<16} {:<14} {:<20} {:>7} {:>10} {:>18} {:>9} {:>20} {:<11} {:>6}", "id", "machine",
              "metric", "kernel", "threads", "published", "predicted", "error", "calibration share", "role", "result");
+  if (sens) fmt::print(out, "  {}", fmt::format("private costs -/+{:g}%", r.rows.front().sensitivity->pct));
+  fmt::print(out, "\n");
   for (const auto& x : r.rows) {
     const bool points = x.metric == "scaling_pct";
-    fmt::print(out, "{:<12} {:<16} {:<14} {:<20} {:>7} {:>10.4g} {:>18} {:>8.1f}{} {:>20} {:<11} {:>6}\n", x.id,
+    fmt::print(out, "{:<12} {:<16} {:<14} {:<20} {:>7} {:>10.4g} {:>18} {:>8.1f}{} {:>20} {:<11} {:>6}", x.id,
                x.machine, x.metric, x.kernel, x.threads, x.published, predicted_text(x), x.error_pct,
                points ? "pt" : "%", share_text(x), x.role, x.pass ? "pass" : "FAIL");
+    if (sens) fmt::print(out, "  {}", sensitivity_text(x));
+    fmt::print(out, "\n");
   }
   fmt::print(out,
              "{} of {} figures within tolerance (calibration inputs are fitted; the rest are predictions; "
              "calibration share: the part of the point's time spent in the fitted parameter)\n",
              r.rows.size() - r.failures(), r.rows.size());
+  if (sens) {
+    fmt::print(out,
+               "{} of {} figures UNSTABLE: scaling the kernel's private costs by -/+{:g}% moves the prediction by "
+               "more than {:g} times that (a regime boundary: the agreement, good or bad, says little)\n",
+               r.unstable(), r.rows.size(), r.rows.front().sensitivity->pct, Sensitivity::kUnstableElasticity);
+  }
 }
 
 nlohmann::json validation_json(const ValidationReport& r) {
@@ -137,17 +209,30 @@ nlohmann::json validation_json(const ValidationReport& r) {
       e["calibrated_parameter"] = x.calibrated_parameter;
       e["calibrated_share"] = x.calibrated_share;
     }
+    if (x.sensitivity) {
+      const auto& s = *x.sensitivity;
+      e["sensitivity"] = {{"private_cost_pct", s.pct},
+                          {"predicted_low", s.low},
+                          {"predicted_high", s.high},
+                          {"elasticity", std::isfinite(s.elasticity) ? nlohmann::json(s.elasticity) : nlohmann::json()},
+                          {"stable", s.stable()}};
+    }
     j["results"].push_back(e);
   }
   j["passed"] = r.rows.size() - r.failures();
   j["figures"] = r.rows.size();
+  if (has_sensitivity(r)) j["unstable"] = r.unstable();
   return j;
 }
 
 std::string validation_markdown(const ValidationReport& r) {
+  const bool sens = has_sensitivity(r);
+  const std::string command =
+      sens ? fmt::format("walksim validate --write-doc --sensitivity {:g}", r.rows.front().sensitivity->pct)
+           : std::string("walksim validate --write-doc");
   std::string md =
       "# Validation\n\n"
-      "Generated by `walksim validate --write-doc` from `experiments/validation/*.yaml`; do not edit by hand.\n\n"
+      "Generated by `" + command + "` from `experiments/validation/*.yaml`; do not edit by hand.\n\n"
       "Each row is a published measurement and what walksim predicts for it. A row whose role is\n"
       "*calibration* was an input of the declared fit (named in the experiment's `calibrate:` block):\n"
       "its error is the fit's residual, not evidence. Every other row is a prediction, reported as it\n"
@@ -156,18 +241,41 @@ std::string validation_markdown(const ValidationReport& r) {
       "is the part of the point's simulated time spent in the fitted parameter (dbench's user time, or\n"
       "the kernel's private CPU work): a prediction that is mostly fitted time says little about the model.\n\n"
       "![Every figure: predicted against published, log-log, with the 25% band; calibration inputs circled]"
-      "(validation.png)\n\n"
-      "| id | machine | metric | kernel | threads | published | predicted | error | tolerance | calibration share "
-      "| role | result |\n"
-      "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+      "(validation.png)\n\n";
+  if (sens) {
+    md += fmt::format(
+        "*Private costs -/+{0:g}%* is how far each prediction moves when the kernel's private CPU costs are\n"
+        "scaled by {1:g} and {2:g}, every other input held (a fitted cpu_cost_scale at its fitted value times\n"
+        "the factor, a fitted user time fitted again). A prediction made of private work alone moves by\n"
+        "about {0:g}%; one that moves by more than {3:g} times that is marked *unstable*: it sits on a regime\n"
+        "boundary (a contended line's owner window won or lost, a convoy formed or not), and its agreement\n"
+        "with the published figure, good or bad, says little about the model.\n\n",
+        r.rows.front().sensitivity->pct, 1 - r.rows.front().sensitivity->pct / 100,
+        1 + r.rows.front().sensitivity->pct / 100, Sensitivity::kUnstableElasticity);
+  }
+  md += std::string("| id | machine | metric | kernel | threads | published | predicted | error | tolerance | "
+                    "calibration share | role | result |") +
+        (sens ? " private costs -/+ |\n" : "\n") + "|---|---|---|---|---|---|---|---|---|---|---|---|" +
+        (sens ? "---|\n" : "\n");
   for (const auto& x : r.rows) {
     const bool points = x.metric == "scaling_pct";
-    md += fmt::format("| {} | {} | {} | {} | {} | {:.4g} {} | {} {} | {:+.1f}{} | {}{} | {} | {} | {} |\n", x.id,
+    md += fmt::format("| {} | {} | {} | {} | {} | {:.4g} {} | {} {} | {:+.1f}{} | {}{} | {} | {} | {} |", x.id,
                       x.machine, x.metric, x.kernel, x.threads, x.published, x.unit, predicted_text(x), x.unit,
                       x.error_pct, points ? " pt" : "%", x.tolerance_pct, points ? " pt" : "%", share_text(x), x.role,
                       x.pass ? "pass" : "**fail**");
+    if (sens) {
+      std::string t = sensitivity_text(x);
+      const auto u = t.find(" UNSTABLE");
+      if (u != std::string::npos) t = t.substr(0, u) + " **unstable**";
+      md += " " + t + " |";
+    }
+    md += "\n";
   }
   md += fmt::format("\n{} of {} figures within tolerance.\n", r.rows.size() - r.failures(), r.rows.size());
+  if (sens) {
+    md += fmt::format("{} of {} figures unstable under -/+{:g}% private costs.\n", r.unstable(), r.rows.size(),
+                      r.rows.front().sensitivity->pct);
+  }
   md += "\n## Calibrations\n\n";
   for (const auto& e : r.experiments) {
     if (!e.calibration) continue;

@@ -6,12 +6,28 @@
 
 #include <atomic>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "tools/experiment/runner.hpp"
 
 namespace walksim::experiment {
+
+// How much a prediction moves when the kernel's private CPU costs are scaled by 1 - pct/100 and
+// 1 + pct/100, every other input held (a fitted cpu_cost_scale is held at its fitted value times the
+// factor; a fitted user time is fitted again). A prediction made of private work alone moves by about
+// pct (elasticity 1); queueing near saturation amplifies that; a prediction that moves by more than
+// kUnstableElasticity x pct sits on a regime boundary (a contended line's owner window won or lost,
+// a convoy forming or not), and its agreement with the published figure, good or bad, says little.
+struct Sensitivity {
+  static constexpr double kUnstableElasticity = 4.0;
+  double pct = 0;
+  double low = 0;   // the prediction with the private costs scaled by 1 - pct/100
+  double high = 0;  // ... by 1 + pct/100
+  double elasticity = 0;  // max |relative change| over pct/100
+  bool stable() const { return elasticity <= kUnstableElasticity; }
+};
 
 struct ValidationRow {
   std::string id;  // the experiment's name
@@ -34,6 +50,7 @@ struct ValidationRow {
   double tolerance_pct = 0;
   bool pass = false;
   std::string source;
+  std::optional<Sensitivity> sensitivity;  // with run_validation's sensitivity_pct > 0
 };
 
 struct ValidationReport {
@@ -41,13 +58,16 @@ struct ValidationReport {
   std::vector<ExperimentResult> experiments;
   std::string base;  // the repository's root: files are shown relative to it
   std::size_t failures() const;
+  std::size_t unstable() const;  // rows whose sensitivity says they sit on a regime boundary
 };
 
 // `base`: the directory the experiment paths are shown relative to. `cancel` as for run_experiment.
 // `progress` sees each experiment's points, its phase prefixed with the experiment's name.
+// `sensitivity_pct` > 0: each experiment also runs with its private costs scaled down and up by that
+// many percent, and each row says how far its prediction moved (Sensitivity).
 ValidationReport run_validation(const std::vector<std::string>& files, const std::string& config_root, unsigned jobs,
                                 const std::string& base = "", std::atomic<bool>* cancel = nullptr,
-                                const Progress& progress = {});
+                                const Progress& progress = {}, double sensitivity_pct = 0);
 void print_validation(const ValidationReport& r, std::ostream& out);
 nlohmann::json validation_json(const ValidationReport& r);
 std::string validation_markdown(const ValidationReport& r);

@@ -30,6 +30,7 @@ void add_validate_command(CLI::App& app, const GlobalOptions& global) {
     std::string doc;
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     bool quiet = false;
+    double sensitivity = 0;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_flag("--json", o->json, "Print JSON");
@@ -40,6 +41,11 @@ void add_validate_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--doc", o->doc, "With --write-doc: where to write the report instead of docs/validation.md");
   cmd->add_option("--jobs,-j", o->jobs, "Points simulated in parallel")->check(CLI::Range(1u, 1024u));
   cmd->add_flag("--quiet,-q", o->quiet, "No progress on stderr");
+  cmd->add_option("--sensitivity", o->sensitivity,
+                  "Also run every experiment with the kernel's private CPU costs scaled by -/+PCT% and say how far "
+                  "each prediction moves; one that moves by more than 4x PCT is marked UNSTABLE (3x the run time)")
+      ->check(CLI::Range(0.1, 50.0))
+      ->type_name("PCT");
   cmd->callback([o, &global] {
     ignore_sigpipe();
     if (!o->doc.empty() && !o->write_doc) {
@@ -64,7 +70,8 @@ void add_validate_command(CLI::App& app, const GlobalOptions& global) {
     const auto report = experiment::run_validation(files, root, o->jobs, base.string(), &cancel,
                                                    [&](const experiment::ProgressEvent& e) {
                                                      if (!o->quiet) line.on(e);
-                                                   });
+                                                   },
+                                                   o->sensitivity);
     line.finish();
     std::string picture;
     if (o->write_doc) {
