@@ -23,8 +23,8 @@ namespace walksim::experiment {
 struct Sensitivity {
   static constexpr double kUnstableElasticity = 4.0;
   double pct = 0;
-  double low = 0;   // the prediction with the private costs scaled by 1 - pct/100
-  double high = 0;  // ... by 1 + pct/100
+  double low = 0;         // the prediction with the private costs scaled by 1 - pct/100
+  double high = 0;        // ... by 1 + pct/100
   double elasticity = 0;  // max |relative change| over pct/100
   bool stable() const { return elasticity <= kUnstableElasticity; }
 };
@@ -56,7 +56,8 @@ struct ValidationRow {
 struct ValidationReport {
   std::vector<ValidationRow> rows;
   std::vector<ExperimentResult> experiments;
-  std::string base;  // the repository's root: files are shown relative to it
+  std::string base;            // the repository's root: files are shown relative to it
+  double sensitivity_pct = 0;  // > 0: the rows carry their Sensitivity at this change
   std::size_t failures() const;
   std::size_t unstable() const;  // rows whose sensitivity says they sit on a regime boundary
 };

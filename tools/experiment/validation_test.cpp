@@ -1,11 +1,11 @@
 // `walksim validate --sensitivity`: each prediction with the kernel's private costs scaled down and
 // up, a fitted cost scale held (not fitted again), and the rows that move by more than
 // Sensitivity::kUnstableElasticity times the change marked unstable.
+#include "tools/experiment/validation.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
-
-#include "tools/experiment/validation.hpp"
 
 namespace walksim::experiment {
 namespace {

@@ -67,11 +67,12 @@ void add_validate_command(CLI::App& app, const GlobalOptions& global) {
     }
     auto& cancel = install_cancel_handlers();
     experiment::ProgressLine line(std::cerr, stderr_is_terminal(), terminal_width());
-    const auto report = experiment::run_validation(files, root, o->jobs, base.string(), &cancel,
-                                                   [&](const experiment::ProgressEvent& e) {
-                                                     if (!o->quiet) line.on(e);
-                                                   },
-                                                   o->sensitivity);
+    const auto report = experiment::run_validation(
+        files, root, o->jobs, base.string(), &cancel,
+        [&](const experiment::ProgressEvent& e) {
+          if (!o->quiet) line.on(e);
+        },
+        o->sensitivity);
     line.finish();
     std::string picture;
     if (o->write_doc) {
