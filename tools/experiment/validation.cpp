@@ -41,6 +41,16 @@ std::string predicted_text(const ValidationRow& x) {
   return fmt::format("{:.4g} ± {:.2g}", x.predicted, x.predicted_sd);
 }
 
+// `progress` with `name` put before each event's phase (nothing, when there is no progress).
+Progress prefixed(const Progress& progress, const std::string& name) {
+  if (!progress) return {};
+  return [progress, name](const ProgressEvent& e) {
+    ProgressEvent x = e;
+    x.phase = e.phase.empty() ? name : name + " " + e.phase;
+    progress(x);
+  };
+}
+
 // The experiment again with the kernel's private CPU costs scaled by `factor` and every other input
 // held: a fitted cpu_cost_scale is held at its fitted value times the factor (fitting it again would
 // undo the change); a fitted user time is fitted again, as it would be if the costs were different.
@@ -90,29 +100,13 @@ ValidationReport run_validation(const std::vector<std::string>& files, const std
     const auto& f = files[i];
     ExperimentSpec spec = load_experiment(f, config_root);
     spec.file = relative(f, base);
-    Progress each;
-    if (progress) {
-      const std::string name = fmt::format("{} ({}/{})", spec.name, i + 1, files.size());
-      each = [&, name](const ProgressEvent& e) {
-        ProgressEvent x = e;
-        x.phase = e.phase.empty() ? name : name + " " + e.phase;
-        progress(x);
-      };
-    }
+    const Progress each = prefixed(progress, fmt::format("{} ({}/{})", spec.name, i + 1, files.size()));
     rep.experiments.push_back(run_experiment(spec, config_root, jobs, each, cancel));
     const auto& res = rep.experiments.back();
     std::optional<ExperimentResult> low, high;
     if (sensitivity_pct > 0) {
       const auto scaled = [&](double factor, const std::string& tag) {
-        Progress tagged;
-        if (each) {
-          tagged = [&, tag](const ProgressEvent& e) {
-            ProgressEvent x = e;
-            x.phase = e.phase.empty() ? tag : tag + " " + e.phase;
-            each(x);
-          };
-        }
-        return run_scaled(spec, res, factor, config_root, jobs, cancel, tagged);
+        return run_scaled(spec, res, factor, config_root, jobs, cancel, prefixed(each, tag));
       };
       low = scaled(1 - sensitivity_pct / 100, fmt::format("private costs -{:g}%", sensitivity_pct));
       high = scaled(1 + sensitivity_pct / 100, fmt::format("private costs +{:g}%", sensitivity_pct));
