@@ -419,6 +419,26 @@ std::optional<AccessResult> MemorySystem::request(Picos now, CpuId cpu, LineId i
   return std::nullopt;
 }
 
+bool MemorySystem::owns_exclusively(CpuId cpu, LineId id) const {
+  const LineState& s = lines_[id];
+  const CoreId c = m_.core_of(cpu);
+  return s.holders.contains(c) && s.owner == static_cast<std::int32_t>(c) &&
+         (s.owner_state == OwnerState::kExclusive || s.owner_state == OwnerState::kModified);
+}
+
+bool MemorySystem::served_at_once(Picos now, CpuId cpu, LineId id, AccessKind kind) {
+  LineState& s = lines_[id];
+  const CoreId c = m_.core_of(cpu);
+  if (!s.home_assigned) return true;
+  if (s.holders.contains(c) && (!is_write(kind) || owns_exclusively(cpu, id))) return true;
+  if (s.has_waiters) return false;
+  const Plan p = plan(c, id, kind);
+  if (p.local_read) return true;
+  const Picos arrival = now + p.legs.req;
+  const bool own_in_flight = s.pending_core == static_cast<std::int32_t>(c) && s.grant_free <= now;
+  return own_in_flight || ready_time(s, c, arrival, p.legs) == arrival + p.legs.home + p.legs.fwd;
+}
+
 std::optional<Grant> MemorySystem::head(LineId id) {
   if (!lines_[id].has_waiters) return std::nullopt;
   const Waiting& w = queues_.at(id).front();

@@ -101,6 +101,11 @@ class MemorySystem {
   // the window real homes give an owner. `value` is what a write stores, read at the time the
   // access takes effect.
   std::optional<AccessResult> request(Picos now, CpuId cpu, LineId line, AccessKind kind, std::uint64_t value = 0);
+  // True when `cpu`'s core holds `line` exclusively (E or M): a store to it is a private hit.
+  bool owns_exclusively(CpuId cpu, LineId line) const;
+  // True when `request` of this access at `now` would be served at once: a hit, a read its own
+  // domain serves, or a transaction that finds nobody queued and the home free.
+  bool served_at_once(Picos now, CpuId cpu, LineId line, AccessKind kind);
   // The request at the head of `line`'s queue, or nullopt when none waits.
   std::optional<Grant> head(LineId line);
   // Requests still queued on any line (none may be left when a run ends).

@@ -230,6 +230,21 @@ bool Executor::wait_for_drain(Thread& t, const Op& op) {
   return false;
 }
 
+Picos Executor::store_order_start(const Thread& t, CpuId cpu, LineId line) const {
+  if (!mem_.owns_exclusively(cpu, line)) return t.store_drain;
+  return t.store_drain - t.speed(mem_.machine().spec().caches[0].latency);
+}
+
+void Executor::prefetch_for_store(Thread& t, CpuId cpu, Buffered& b) {
+  if (mem_.owns_exclusively(cpu, b.line)) return;
+  check_issue(cpu, t.clock);
+  if (!mem_.served_at_once(t.clock, cpu, b.line, AccessKind::kPrefetchExclusive)) return;
+  const auto r = mem_.access(t.clock, cpu, b.line, AccessKind::kPrefetchExclusive);
+  b.prefetched = true;
+  b.prefetch_source = r.source;
+  wake_watchers(b.line, r.visible);
+}
+
 bool Executor::try_store(Thread& t, CpuId cpu, const Buffered& b, Picos at) {
   Op op = Op::store(b.line, b.value, b.mask);
   op.word = b.word;
@@ -239,7 +254,8 @@ bool Executor::try_store(Thread& t, CpuId cpu, const Buffered& b, Picos at) {
   auto r = mem_.request(at, cpu, b.line, AccessKind::kStore, next);
   if (!r) return false;
   at_core_speed(t, *r);
-  ++t.stats.served[static_cast<std::size_t>(r->source)];
+  const bool hit = r->served == ServedBy::kPrivate;
+  ++t.stats.served[static_cast<std::size_t>(b.prefetched && hit ? b.prefetch_source : r->source)];
   w = next;
   t.store_drain = std::max(t.store_drain, r->done);
   wake_watchers(b.line, r->visible);
@@ -251,6 +267,10 @@ void Executor::drain_stores(CpuId cpu) {
   const Picos now = sim_.now();
   while (!t.store_buffer.empty()) {
     const Buffered b = t.store_buffer.front();
+    if (const Picos at = store_order_start(t, cpu, b.line); at > now) {
+      schedule_drain(cpu, at);
+      return;
+    }
     if (!try_store(t, cpu, b, now)) {
       announce(b.line);
       return;
@@ -299,13 +319,17 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
     }
     case OpKind::kStore: {
       if (!counted) ++t.stats.stores;
-      if (!t.store_buffer.empty()) {
-        // Behind an older store that waits for its grant: stores become visible in order.
-        t.store_buffer.push_back(Buffered{op.line, op.word, op.value, op.mask});
+      Buffered b{op.line, op.word, op.value, op.mask};
+      const bool behind = !t.store_buffer.empty();
+      if (behind || store_order_start(t, cpu, op.line) > t.clock) {
+        // TSO: stores are performed in program order. This one waits in the store buffer behind
+        // the older ones (buffered, or their misses still in flight) while its line is fetched.
+        prefetch_for_store(t, cpu, b);
+        t.store_buffer.push_back(b);
+        if (!behind) schedule_drain(cpu, std::max(store_order_start(t, cpu, op.line), t.clock));
         t.clock = advance(cpu, t.clock, t.issue);
         return true;
       }
-      const Buffered b{op.line, op.word, op.value, op.mask};
       // The thread goes on either way; a store that must wait takes effect when its line is granted.
       if (!try_store(t, cpu, b, t.clock)) {
         t.store_buffer.push_back(b);

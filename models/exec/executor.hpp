@@ -77,12 +77,16 @@ class Executor final : public sim::EventHandler {
     kAwaitDrain,  // a locked op, fence, wait or its end waits for its store buffer to drain
     kDone
   };
-  // A store that waits in the store buffer for its line: the oldest waits in the line's queue,
-  // the others behind it (TSO: stores become visible in program order).
+  // A store that waits in the store buffer: for its line's grant (the oldest waits in the line's
+  // queue), or for the older stores to be performed (TSO: stores become visible in program order).
   struct Buffered {
     LineId line;
     std::uint32_t word;
     std::uint64_t value, mask;
+    // Where the ownership prefetch issued with the store found its line, when one was served: the
+    // store then counts as served from there, not as the hit it usually is when it is performed.
+    bool prefetched = false;
+    coherence::Source prefetch_source = coherence::Source::kL1;
   };
   static constexpr LineId kNoLine = UINT32_MAX;
   struct Thread {
@@ -136,6 +140,14 @@ class Executor final : public sim::EventHandler {
   // Asks for store `b` at `at`: commits its value and returns true when it took effect; otherwise
   // it waits in its line's queue and false is returned (the caller buffers it, then announces).
   bool try_store(Thread& t, CpuId cpu, const Buffered& b, Picos at);
+  // The earliest time store `b` may be performed (TSO): once the thread's older stores are. A store
+  // that hits in the core's own cache completes a first-level latency after it starts, so it may
+  // start that much before them; any other asks for its line only when they are performed.
+  Picos store_order_start(const Thread& t, CpuId cpu, LineId line) const;
+  // The ownership prefetch of a store that must wait for the older ones, as a store miss issues
+  // when it executes: the line is fetched exclusive now if no other request waits for it (a hint
+  // never jumps a queue). Another core may take the line back before the store is performed.
+  void prefetch_for_store(Thread& t, CpuId cpu, Buffered& b);
   // Commits the oldest buffered store of `cpu` if its grant came, then issues the next ones.
   void drain_stores(CpuId cpu);
   // The thread's own view of a word: the global value with its buffered stores to it applied.
