@@ -390,10 +390,10 @@ std::optional<AccessResult> MemorySystem::request(Picos now, CpuId cpu, LineId i
   }
 
   if (mine != SIZE_MAX) {
-    // Asked again at the time head() gave: the access takes effect now if it is still first and
-    // nothing (a state change since) made it later.
-    if (mine != 0) return std::nullopt;
-    if (ready_time(s, c, (*queue)[0].arrival, p.legs) > now) return std::nullopt;
+    // Asked again at the time head() gave: the access takes effect now if it is still the next the
+    // home takes and nothing (a state change since) made it later.
+    if (mine != next_in_queue(s, *queue)) return std::nullopt;
+    if (ready_time(s, c, (*queue)[mine].arrival, p.legs) > now) return std::nullopt;
     const Waiting w = leave_queue();
     const Picos service = std::max(arrival_at_home(s, c, w.arrival), s.home_free);
     AccessResult r = apply(now, p.legs.data, w.issued, service - w.arrival, c, id, kind, value, p);
@@ -439,9 +439,30 @@ bool MemorySystem::served_at_once(Picos now, CpuId cpu, LineId id, AccessKind ki
   return own_in_flight || ready_time(s, c, arrival, p.legs) == arrival + p.legs.home + p.legs.fwd;
 }
 
+std::size_t MemorySystem::next_in_queue(const LineState& s, const std::vector<Waiting>& queue) const {
+  if (m_.spec().service_order == machine::ServiceOrder::kArrival || s.pending_core < 0) return 0;
+  // Node round robin: among the requests that have reached the home by the time it is free (the
+  // queue is in order of arrival), the first from the node nearest after the last served one's
+  // (the line's latest requester) in cyclic node order; that node's own only if no other's.
+  const std::uint32_t nodes = m_.nodes();
+  const std::uint32_t last = m_.node_of(static_cast<CoreId>(s.pending_core));
+  std::size_t best = 0;
+  std::uint32_t best_step = nodes + 1;
+  for (std::size_t i = 0; i < queue.size() && (i == 0 || queue[i].arrival <= s.home_free); ++i) {
+    const std::uint32_t node = m_.node_of(m_.core_of(queue[i].cpu));
+    const std::uint32_t step = node == last ? nodes : (node + nodes - last) % nodes;
+    if (step < best_step) {
+      best_step = step;
+      best = i;
+    }
+  }
+  return best;
+}
+
 std::optional<Grant> MemorySystem::head(LineId id) {
   if (!lines_[id].has_waiters) return std::nullopt;
-  const Waiting& w = queues_.at(id).front();
+  const std::vector<Waiting>& queue = queues_.at(id);
+  const Waiting& w = queue[next_in_queue(lines_[id], queue)];
   const CoreId c = m_.core_of(w.cpu);
   // A request that became a hit or a local read while it waited is told to come now; otherwise
   // its legs in the line's current state say when it may take effect.

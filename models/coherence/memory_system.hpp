@@ -160,6 +160,9 @@ class MemorySystem {
   // A planned transaction served now, after what the line already serialised (issue order).
   AccessResult serve_in_issue_order(Picos now, CoreId c, LineId id, AccessKind kind, std::uint64_t value,
                                     const Plan& p);
+  // The place in a line's queue (kept in order of arrival at the home) of the request the home takes
+  // next: the first, or under node round robin (machine::ServiceOrder) the next node's in turn.
+  std::size_t next_in_queue(const LineState& s, const std::vector<Waiting>& queue) const;
   // The home's bookkeeping after a transaction served from `service` (its start at the home) completed at `done`.
   void occupy_home(LineState& s, Picos service, Picos done, const Plan& p, bool write);
   bool is_write(AccessKind k) const {

@@ -162,6 +162,38 @@ TEST(Queueing, NSimultaneousRequestersFinishInNTransferTimes) {
   EXPECT_EQ(mem.line(l).queued, from_ns(19 + 38));
 }
 
+// Which waiting request the home takes next (machine::ServiceOrder). Two nodes of two cores, the
+// line homed on node 0. CPU 1 (node 0) takes the line; then CPU 0 (node 0) and CPU 2 (node 1) ask
+// for it at the same time. CPU 0's request reaches the home first (no link to cross): in order of
+// arrival it is served next; by node in turn, CPU 2's is, since the last request served was node 0's.
+TEST(Queueing, TheHomeTakesTheNextRequestByArrivalOrByNodeInTurn) {
+  for (const auto order : {machine::ServiceOrder::kArrival, machine::ServiceOrder::kNodeRoundRobin}) {
+    auto spec = testing::two_socket(ProtocolKind::kDirectory, Inclusion::kInclusive, 2, 1);
+    spec.service_order = order;
+    Machine m(spec);
+    MemorySystem mem(m, true);
+    const LineId l = mem.add_line(0);
+    const Picos t0 = from_ns(1000);
+    ASSERT_TRUE(mem.request(t0, 1, l, AccessKind::kRmw, 1).has_value());  // served at once
+    EXPECT_FALSE(mem.request(t0 + from_ns(1), 0, l, AccessKind::kRmw, 2).has_value());
+    EXPECT_FALSE(mem.request(t0 + from_ns(1), 2, l, AccessKind::kRmw, 3).has_value());
+    const auto first = mem.head(l);
+    ASSERT_TRUE(first.has_value());
+    const machine::CpuId expected = order == machine::ServiceOrder::kArrival ? 0 : 2;
+    EXPECT_EQ(first->cpu, expected) << (order == machine::ServiceOrder::kArrival ? "arrival" : "node round robin");
+    // Only the request the home takes next may take effect; the other is told to wait.
+    const machine::CpuId other = expected == 0 ? 2 : 0;
+    EXPECT_FALSE(mem.request(first->at, other, l, AccessKind::kRmw, 9).has_value());
+    ASSERT_TRUE(mem.request(first->at, expected, l, AccessKind::kRmw, 5).has_value());
+    const auto second = mem.head(l);
+    ASSERT_TRUE(second.has_value());
+    EXPECT_EQ(second->cpu, other);
+    ASSERT_TRUE(mem.request(second->at, other, l, AccessKind::kRmw, 6).has_value());
+    EXPECT_EQ(mem.waiting(), 0u);
+    mem.check_all();
+  }
+}
+
 TEST(Prefetch, ALaterLoadPaysOnlyWhatRemainsOfThePrefetch) {
   Machine m(testing::two_socket(ProtocolKind::kMoesiBroadcast, Inclusion::kVictim));
   MemorySystem mem(m, true);

@@ -298,6 +298,22 @@ TEST_F(MachineLimits, TheHomePolicyIsRequiredAndRetentionBelongsToAForwardingHom
   EXPECT_EQ(e.key_path(), "coherence.retention");
 }
 
+// The order in which the home takes a line's waiting requests: arrival when left out; when given,
+// one of the two known orders, with a source.
+TEST_F(MachineLimits, TheServiceOrderIsArrivalUnlessAMachineSaysOtherwiseWithASource) {
+  const std::string home = "  home: {value: blocking, source: \"estimate: synthetic machine for scale testing\"}\n";
+  EXPECT_EQ(load_machine(synthetic("default", {}), kMachineDirs).service_order, ServiceOrder::kArrival);
+  const MachineSpec rr = load_machine(
+      synthetic("rr", {{home, home + "  service_order: {value: node-round-robin, source: \"z\"}\n"}}), kMachineDirs);
+  EXPECT_EQ(rr.service_order, ServiceOrder::kNodeRoundRobin);
+  EXPECT_EQ(rr.sources.at("coherence.service_order"), "z");
+  auto e = load_error(synthetic("badorder", {{home, home + "  service_order: {value: round-robin, source: \"z\"}\n"}}));
+  EXPECT_EQ(e.key_path(), "coherence.service_order.value");
+  EXPECT_TRUE(contains(e.message(), "node-round-robin")) << e.what();
+  e = load_error(synthetic("nosource", {{home, home + "  service_order: arrival\n"}}));
+  EXPECT_EQ(e.key_path(), "coherence.service_order");
+}
+
 // How an idle CPU is woken is required and cited; an IPI's send cost belongs to 'idle_wake: ipi'.
 TEST_F(MachineLimits, TheIdleWakeIsRequiredAndAnMwaitMachineSendsNoIpi) {
   const std::string ipi = "  idle_wake: {value: ipi, source: \"estimate: synthetic machine for scale testing\"}\n";

@@ -253,8 +253,14 @@ void read_protocol_keys(const Node& coherence, MachineSpec& spec) {
                           .as_enum<ProbeOrigin>({{"home", ProbeOrigin::kHome}, {"requester", ProbeOrigin::kRequester}});
 }
 
-// `home:` (how the home serialises transactions on a line) and a forwarding home's retention.
+// `home:` (how the home serialises transactions on a line), a forwarding home's retention, and
+// `service_order:` (which waiting request it takes next; optional, arrival when left out).
 void read_home(const Node& coherence, MachineSpec& spec) {
+  if (coherence.has("service_order")) {
+    spec.service_order = coherence.sourced("service_order", spec.sources)
+                             .as_enum<ServiceOrder>({{"arrival", ServiceOrder::kArrival},
+                                                     {"node-round-robin", ServiceOrder::kNodeRoundRobin}});
+  }
   const Node home = coherence.sourced("home", spec.sources);
   spec.home_policy = home.as_enum<HomePolicy>({{"blocking", HomePolicy::kBlocking},
                                                {"busy-on-forward", HomePolicy::kBusyOnForward},

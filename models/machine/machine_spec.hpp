@@ -91,6 +91,14 @@ enum class HomePolicy {
                    // `home_retention` after its data arrived
 };
 
+// In which order the home takes the requests that wait for one line (docs/model.md, "Grants").
+enum class ServiceOrder {
+  kArrival,         // in the order they reach the home
+  kNodeRoundRobin,  // by requesting node in turn: after serving a request from node n, the home takes
+                    // the earliest request that has arrived from the first node after n (cyclically)
+                    // that has one waiting; n's own next request only when no other node's has arrived
+};
+
 enum class ProbeOrigin {
   kHome,       // probes are sent by the home node after the request reaches it (AMD)
   kRequester,  // probes are sent by the requester in parallel with the request to home (Intel source snoop)
@@ -169,6 +177,7 @@ struct MachineSpec {
   ProtocolKind protocol = ProtocolKind::kMoesiBroadcast;
   ProbeOrigin probe_origin = ProbeOrigin::kHome;
   HomePolicy home_policy = HomePolicy::kBlocking;
+  ServiceOrder service_order = ServiceOrder::kArrival;
   // Directory protocol only: whether the directory records a line's sharers (false: a probe filter
   // that records owners only, as AMD's HT Assist, so a write to a shared line invalidates every node).
   bool directory_tracks_sharers = true;
