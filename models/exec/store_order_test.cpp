@@ -53,12 +53,23 @@ struct Chain {
 Timed writer(const Chain& c) {
   return Timed([&c](std::size_t i, std::uint64_t, Op& op) {
     switch (i) {
-      case 0: op = Op::store(c.flag, 0); return true;
-      case 1: op = Op::fence(); return true;
-      case 2: op = Op::store(c.data, 1); return true;
-      case 3: op = Op::store(c.flag, 1); return true;
-      case 4: op = Op::fence(); return true;
-      default: return false;
+      case 0:
+        op = Op::store(c.flag, 0);
+        return true;
+      case 1:
+        op = Op::fence();
+        return true;
+      case 2:
+        op = Op::store(c.data, 1);
+        return true;
+      case 3:
+        op = Op::store(c.flag, 1);
+        return true;
+      case 4:
+        op = Op::fence();
+        return true;
+      default:
+        return false;
     }
   });
 }
@@ -83,10 +94,17 @@ TEST(StoreOrder, AStoreThatHitsIsNotVisibleBeforeTheOlderStoreMiss) {
   Timed w = writer(c);
   Timed reader([&c](std::size_t i, std::uint64_t, Op& op) {
     switch (i) {
-      case 0: op = Op::compute(from_ns(100)); return true;  // after the writer's fence (56 ns)
-      case 1: op = Op::spin_until(c.flag, 1); return true;
-      case 2: op = Op::load(c.data); return true;
-      default: return false;
+      case 0:
+        op = Op::compute(from_ns(100));
+        return true;  // after the writer's fence (56 ns)
+      case 1:
+        op = Op::spin_until(c.flag, 1);
+        return true;
+      case 2:
+        op = Op::load(c.data);
+        return true;
+      default:
+        return false;
     }
   });
   c.r.ex.start(0, w);
@@ -109,17 +127,29 @@ TEST(StoreOrder, AnOwnershipPrefetchIsAHintAnotherCoreMayTakeBack) {
     Chain c;
     Timed w([&c](std::size_t i, std::uint64_t, Op& op) {
       switch (i) {
-        case 0: op = Op::store(c.data, 1); return true;  // done at 134 ns
-        case 1: op = Op::store(c.near, 7); return true;  // prefetched at 1 ns: memory, 54 ns
-        case 2: op = Op::fence(); return true;
-        default: return false;
+        case 0:
+          op = Op::store(c.data, 1);
+          return true;  // done at 134 ns
+        case 1:
+          op = Op::store(c.near, 7);
+          return true;  // prefetched at 1 ns: memory, 54 ns
+        case 2:
+          op = Op::fence();
+          return true;
+        default:
+          return false;
       }
     });
     Timed reader([&c](std::size_t i, std::uint64_t, Op& op) {
       switch (i) {
-        case 0: op = Op::compute(from_ns(80)); return true;  // the prefetch is in, the data store not
-        case 1: op = Op::load(c.near); return true;
-        default: return false;
+        case 0:
+          op = Op::compute(from_ns(80));
+          return true;  // the prefetch is in, the data store not
+        case 1:
+          op = Op::load(c.near);
+          return true;
+        default:
+          return false;
       }
     });
     c.r.ex.start(0, w);
