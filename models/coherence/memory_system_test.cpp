@@ -87,6 +87,22 @@ TEST(Mesif, AnOnDieSnoopOfACleanLineCostsTheL3HitPlusTheCleanSnoop) {
   EXPECT_EQ(latency_of(mem, from_ns(100), 1, l, AccessKind::kLoad), from_ns(10 + 8));
 }
 
+// A line the die's cores share clean is answered by the inclusive L3 alone: no core snoop (SSYNC
+// Table 2, Westmere-EX: 44 cycles for a Shared line, its L3's latency, 92 for an Exclusive one).
+// Core 0 reads it (Exclusive), core 2 on the other socket reads it (core 0 keeps it Shared, core 2
+// forwards); core 1, core 0's sibling, then reads it from the L3.
+TEST(Mesif, ALineTheDiesCoresShareCleanIsAnsweredByTheL3WithoutASnoop) {
+  Machine m(testing::two_socket(ProtocolKind::kMesifInclusive, Inclusion::kInclusive));
+  MemorySystem mem(m, true);
+  LineId l = mem.add_line(0);
+  mem.access(0, 0, l, AccessKind::kLoad);
+  mem.access(from_ns(100), 2, l, AccessKind::kLoad);
+  const auto r = mem.access(from_ns(200), 1, l, AccessKind::kLoad);
+  EXPECT_EQ(r.done - from_ns(200), from_ns(10));
+  EXPECT_EQ(r.source, Source::kSharedCache);
+  mem.check_all();
+}
+
 TEST(Mesif, AnOnDieSnoopOfAModifiedLineCostsTheDirtySnoop) {
   Machine m(testing::two_socket(ProtocolKind::kMesifInclusive, Inclusion::kInclusive));
   MemorySystem mem(m, true);
@@ -115,6 +131,25 @@ TEST(Mesif, ARemoteReadOfAModifiedLineWritesItBackAndMakesTheReaderTheForwarder)
   EXPECT_EQ(mem.line(l).dirty_domain, kNone);
   EXPECT_EQ(mem.line(l).owner, 2);
   EXPECT_EQ(mem.line(l).owner_state, OwnerState::kForward);
+}
+
+// A read forwarded to a socket whose cores share the line clean: with `remote_shared_reads: llc`
+// that socket's inclusive L3 answers without the core snoop `probe_lookup` stands for. Cores 2 and
+// 3 (node 1) share the line, homed on core 0's node 0; core 0 reads it. The L3's 10 (the home is on
+// its own node), the 7 ns directory, 20 to node 1, then the 5 ns probe or none, and 20 back.
+TEST(Directory, ARemoteSocketThatSharesALineCleanAnswersFromItsL3WhenTheMachineSaysSo) {
+  for (const bool from_llc : {false, true}) {
+    auto spec = testing::two_socket(ProtocolKind::kDirectory, Inclusion::kInclusive);
+    spec.remote_shared_reads_from_llc = from_llc;
+    Machine m(spec);
+    MemorySystem mem(m, true);
+    LineId l = mem.add_line(0);
+    mem.access(0, 2, l, AccessKind::kLoad);
+    mem.access(from_ns(100), 3, l, AccessKind::kLoad);
+    EXPECT_EQ(latency_of(mem, from_ns(200), 0, l, AccessKind::kLoad), from_ns(10 + 7 + 20 + (from_llc ? 0 : 5) + 20))
+        << (from_llc ? "llc" : "core snoop");
+    mem.check_all();
+  }
 }
 
 TEST(Directory, AnOwnedLineIsForwardedInThreeHops) {

@@ -128,8 +128,8 @@ TEST_P(ClosedForm, AStoreToALineSharedByBothSocketsInvalidatesTheFarCopy) {
 // the dirty copy (Owned) at the far socket, which answers core 1's read: the home's probes, the
 // slowest the far socket's 20 + 5 + 20 = 45. MESI wrote the data back when core 0 read it, so the
 // read of a line no cache owns waits for the DRAM read at the home (50, the probes' 45 inside it).
-// MESIF's inclusive L3 holds core 0's copy and snoops it on the die (the clean snoop, 8); the
-// directory's inclusive L3 likewise, at its probe cost (5).
+// MESIF's and the directory's inclusive L3 hold core 0's copy, which is clean and shared (Forward,
+// or Shared with the far socket), so the L3 answers by itself (10): no core may have written it.
 TEST_P(ClosedForm, AReadOfALineADirtyOwnerSharedIsAnsweredByTheOwnerOnlyWithAnOwnedState) {
   const auto m = machine();
   MemorySystem mem(m, true);
@@ -138,7 +138,7 @@ TEST_P(ClosedForm, AReadOfALineADirtyOwnerSharedIsAnsweredByTheOwnerOnlyWithAnOw
   mem.access(from_ns(500), 0, l, AccessKind::kLoad);
   const auto r = mem.access(from_ns(1000), 1, l, AccessKind::kLoad);
   EXPECT_EQ(r.value, 7u);
-  EXPECT_EQ(r.done - from_ns(1000), expect(10 + 45, 10 + 50, 10 + 8, 10 + 5));
+  EXPECT_EQ(r.done - from_ns(1000), expect(10 + 45, 10 + 50, 10, 10));
 }
 
 // Two requesters from the far socket at once for a line Modified here: the home grants one, then

@@ -111,7 +111,8 @@ class DirectoryTiming final : public ProtocolTiming {
     }
     if (t.supplier) {
       l.home = c.directory_lookup;
-      l.fwd = m_.node_to_domain(t.home, *t.supplier) + c.probe_lookup;
+      const bool llc_answers = t.supplier_shared_clean && m_.spec().remote_shared_reads_from_llc;
+      l.fwd = m_.node_to_domain(t.home, *t.supplier) + (llc_answers ? 0 : c.probe_lookup);
       l.data = std::max(m_.domain_to_domain(*t.supplier, t.requester), worst - (l.req + l.home + l.fwd));
       return l;
     }

@@ -29,6 +29,10 @@ struct Transaction {
   // somewhere, the requester's own domain included. A directory that records owners only must
   // then invalidate by broadcast (sharers: owner-only).
   bool shared = false;
+  // The supplier domain's cores share the line clean and its inclusive shared cache holds it: a
+  // machine whose probe cost is the snoop of the owning core behind that cache (coherence.
+  // remote_shared_reads: llc) has the cache answer without it.
+  bool supplier_shared_clean = false;
 };
 
 // A transaction's latency split where the line is serialised (docs/model.md, "Grants"):

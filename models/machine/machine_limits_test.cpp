@@ -314,6 +314,30 @@ TEST_F(MachineLimits, TheServiceOrderIsArrivalUnlessAMachineSaysOtherwiseWithASo
   EXPECT_EQ(e.key_path(), "coherence.service_order");
 }
 
+// A directory machine with an inclusive shared cache may say that a socket sharing a line clean
+// answers a forwarded read from that cache (westmere-ex-8s80c does); any other machine may not:
+// synthetic-1024c has no shared cache, nehalem-ep-2s8c is MESIF.
+TEST_F(MachineLimits, RemoteSharedReadsFromTheLlcBelongToADirectoryWithAnInclusiveSharedCache) {
+  const std::string coherence = "coherence:\n  remote_shared_reads: {value: VALUE, source: \"w\"}\n";
+  const auto variant = [&](const std::string& name, const std::string& parent, const std::string& value) {
+    std::string body = coherence;
+    body.replace(body.find("VALUE"), 5, value);
+    return write(name, "name: " + name + "\nextends: " + parent + "\ndescription: \"x\"\n" + body);
+  };
+  EXPECT_TRUE(load_machine("westmere-ex-8s80c", kMachineDirs).remote_shared_reads_from_llc);
+  const MachineSpec snoop = load_machine(variant("wsnoop", "westmere-ex-8s80c", "core-snoop"), kMachineDirs);
+  EXPECT_FALSE(snoop.remote_shared_reads_from_llc);
+  EXPECT_EQ(snoop.sources.at("coherence.remote_shared_reads"), "w");
+  auto e = load_error(variant("wbad", "westmere-ex-8s80c", "l3"));
+  EXPECT_EQ(e.key_path(), "coherence.remote_shared_reads.value");
+  const std::string home = "  home: {value: blocking, source: \"estimate: synthetic machine for scale testing\"}\n";
+  e = load_error(synthetic("nollc", {{home, home + "  remote_shared_reads: {value: llc, source: \"w\"}\n"}}));
+  EXPECT_EQ(e.key_path(), "coherence.remote_shared_reads");
+  EXPECT_TRUE(contains(e.message(), "inclusive shared cache")) << e.what();
+  e = load_error(variant("mesif", "nehalem-ep-2s8c", "llc"));
+  EXPECT_EQ(e.key_path(), "coherence.remote_shared_reads");
+}
+
 // How an idle CPU is woken is required and cited; an IPI's send cost belongs to 'idle_wake: ipi'.
 TEST_F(MachineLimits, TheIdleWakeIsRequiredAndAnMwaitMachineSendsNoIpi) {
   const std::string ipi = "  idle_wake: {value: ipi, source: \"estimate: synthetic machine for scale testing\"}\n";

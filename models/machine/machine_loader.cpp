@@ -256,6 +256,20 @@ void read_protocol_keys(const Node& coherence, MachineSpec& spec) {
 // `home:` (how the home serialises transactions on a line), a forwarding home's retention, and
 // `service_order:` (which waiting request it takes next; optional, arrival when left out).
 void read_home(const Node& coherence, MachineSpec& spec) {
+  if (coherence.has("remote_shared_reads")) {
+    const Node n = coherence.sourced("remote_shared_reads", spec.sources);
+    spec.remote_shared_reads_from_llc = n.as_enum<bool>({{"core-snoop", false}, {"llc", true}});
+    bool inclusive_shared = false;
+    for (const auto& c : spec.caches) {
+      if (c.shared_by > 1 && c.inclusion == Inclusion::kInclusive) inclusive_shared = true;
+    }
+    if (spec.remote_shared_reads_from_llc &&
+        (protocol_family(spec.protocol).messaging != Messaging::kDirectory || !inclusive_shared)) {
+      coherence.child("remote_shared_reads")
+          .fail("'remote_shared_reads: llc' applies only to protocol " + directories() +
+                " with an inclusive shared cache level");
+    }
+  }
   if (coherence.has("service_order")) {
     spec.service_order = coherence.sourced("service_order", spec.sources)
                              .as_enum<ServiceOrder>({{"arrival", ServiceOrder::kArrival},

@@ -178,6 +178,10 @@ struct MachineSpec {
   ProbeOrigin probe_origin = ProbeOrigin::kHome;
   HomePolicy home_policy = HomePolicy::kBlocking;
   ServiceOrder service_order = ServiceOrder::kArrival;
+  // Directory protocol with an inclusive shared cache: a read forwarded to a domain whose cores
+  // share the line clean is answered by that domain's shared cache without `probe_lookup`, which
+  // is then the snoop of the owning core behind it (coherence.remote_shared_reads: llc).
+  bool remote_shared_reads_from_llc = false;
   // Directory protocol only: whether the directory records a line's sharers (false: a probe filter
   // that records owners only, as AMD's HT Assist, so a write to a shared line invalidates every node).
   bool directory_tracks_sharers = true;
