@@ -135,9 +135,10 @@ bool MemorySystem::plan_in_domain(const LineState& s, CoreId c, bool write, Plan
     // in the line's queue nor occupies it. One that must snoop a sibling holding the line
     // exclusively (E or M) changes that core's state, and the cache slice that serves the line
     // takes one such snoop at a time: it is serialised at the line like any transaction.
-    const bool sibling_owner = s.owner >= 0 && static_cast<CoreId>(s.owner) != c && dom(static_cast<CoreId>(s.owner)) == d;
-    const bool owned_by_sibling = sibling_owner && (s.owner_state == OwnerState::kExclusive ||
-                                                    s.owner_state == OwnerState::kModified);
+    const bool sibling_owner =
+        s.owner >= 0 && static_cast<CoreId>(s.owner) != c && dom(static_cast<CoreId>(s.owner)) == d;
+    const bool owned_by_sibling =
+        sibling_owner && (s.owner_state == OwnerState::kExclusive || s.owner_state == OwnerState::kModified);
     p.local_read = !(tracks && owned_by_sibling);
     // The shared cache answers a line its cores share clean out of its own copy: only a sibling
     // that may hold the line exclusively (and may have written it) or dirty must be snooped, or one
@@ -183,8 +184,8 @@ Transaction MemorySystem::remote_transaction(const LineState& s, CoreId c, bool 
   t.supplier = p.supplier;
   if (p.supplier && !write && !llc_.empty() && s.llc.contains(*p.supplier) &&
       m_.spec().caches[*m_.shared_level()].inclusion == Inclusion::kInclusive) {
-    const bool core_owner_there = s.owner >= 0 && dom(static_cast<CoreId>(s.owner)) == *p.supplier &&
-                                  s.owner_state != OwnerState::kForward;
+    const bool core_owner_there =
+        s.owner >= 0 && dom(static_cast<CoreId>(s.owner)) == *p.supplier && s.owner_state != OwnerState::kForward;
     t.supplier_shared_clean = !core_owner_there;
   }
   const bool lone_exclusive_owner = s.owner >= 0 && static_cast<CoreId>(s.owner) != c &&
