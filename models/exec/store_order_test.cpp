@@ -4,7 +4,6 @@
 // as a hint that another core may take back before the store is performed.
 #include <gtest/gtest.h>
 
-#include <functional>
 #include <vector>
 
 #include "models/coherence/test_machines.hpp"
@@ -17,22 +16,23 @@ using machine::ProtocolKind;
 using sim::from_ns;
 using testing::Rig;
 
-// A program given as a list of steps that also records, step by step, the time each step starts
-// (the previous operation's completion).
+// A fixed list of operations, recording the time each one is asked for (the previous one's
+// completion) and the result the previous one gave.
 class Timed : public Program {
  public:
-  using Step = std::function<bool(std::size_t, std::uint64_t, Op&)>;
-  explicit Timed(Step s) : step_(std::move(s)) {}
+  explicit Timed(std::vector<Op> ops) : ops_(std::move(ops)) {}
   bool next(std::uint64_t last, Op& out) override {
     starts.push_back(now());
     results.push_back(last);
-    return step_(starts.size() - 1, last, out);
+    if (starts.size() > ops_.size()) return false;
+    out = ops_[starts.size() - 1];
+    return true;
   }
-  std::vector<Picos> starts;           // starts[i]: when step i was asked for (step i-1 done)
-  std::vector<std::uint64_t> results;  // results[i]: the result of step i-1
+  std::vector<Picos> starts;           // starts[i]: when op i was asked for (op i-1 done)
+  std::vector<std::uint64_t> results;  // results[i]: the result of op i-1
 
  private:
-  Step step_;
+  std::vector<Op> ops_;
 };
 
 // Three nodes in a chain, one core each, 20 ns per hop (coherence/test_machines.cpp). CPU 0 writes;
@@ -51,27 +51,7 @@ struct Chain {
 //   store data 1 at 56 ns: 4 + 40 + 50 + 40 = 134 ns, done at 190 ns;
 //   store flag 1 at 57 ns (a store's issue takes a cycle): a hit, performed when the data store is.
 Timed writer(const Chain& c) {
-  return Timed([&c](std::size_t i, std::uint64_t, Op& op) {
-    switch (i) {
-      case 0:
-        op = Op::store(c.flag, 0);
-        return true;
-      case 1:
-        op = Op::fence();
-        return true;
-      case 2:
-        op = Op::store(c.data, 1);
-        return true;
-      case 3:
-        op = Op::store(c.flag, 1);
-        return true;
-      case 4:
-        op = Op::fence();
-        return true;
-      default:
-        return false;
-    }
-  });
+  return Timed({Op::store(c.flag, 0), Op::fence(), Op::store(c.data, 1), Op::store(c.flag, 1), Op::fence()});
 }
 
 TEST(StoreOrder, AHitBehindAStoreMissCostsTheThreadNothingMore) {
@@ -92,21 +72,8 @@ TEST(StoreOrder, AHitBehindAStoreMissCostsTheThreadNothingMore) {
 TEST(StoreOrder, AStoreThatHitsIsNotVisibleBeforeTheOlderStoreMiss) {
   Chain c;
   Timed w = writer(c);
-  Timed reader([&c](std::size_t i, std::uint64_t, Op& op) {
-    switch (i) {
-      case 0:
-        op = Op::compute(from_ns(100));
-        return true;  // after the writer's fence (56 ns)
-      case 1:
-        op = Op::spin_until(c.flag, 1);
-        return true;
-      case 2:
-        op = Op::load(c.data);
-        return true;
-      default:
-        return false;
-    }
-  });
+  // After the writer's fence (56 ns): wait for the flag, then read the data.
+  Timed reader({Op::compute(from_ns(100)), Op::spin_until(c.flag, 1), Op::load(c.data)});
   c.r.ex.start(0, w);
   c.r.ex.start(1, reader);
   c.r.ex.run();
@@ -125,33 +92,10 @@ TEST(StoreOrder, AnOwnershipPrefetchIsAHintAnotherCoreMayTakeBack) {
   Picos alone = 0;
   for (const bool with_reader : {false, true}) {
     Chain c;
-    Timed w([&c](std::size_t i, std::uint64_t, Op& op) {
-      switch (i) {
-        case 0:
-          op = Op::store(c.data, 1);
-          return true;  // done at 134 ns
-        case 1:
-          op = Op::store(c.near, 7);
-          return true;  // prefetched at 1 ns: memory, 54 ns
-        case 2:
-          op = Op::fence();
-          return true;
-        default:
-          return false;
-      }
-    });
-    Timed reader([&c](std::size_t i, std::uint64_t, Op& op) {
-      switch (i) {
-        case 0:
-          op = Op::compute(from_ns(80));
-          return true;  // the prefetch is in, the data store not
-        case 1:
-          op = Op::load(c.near);
-          return true;
-        default:
-          return false;
-      }
-    });
+    // The data store is done at 134 ns; the near store's line is prefetched at 1 ns (memory, 54 ns).
+    Timed w({Op::store(c.data, 1), Op::store(c.near, 7), Op::fence()});
+    // At 80 ns the prefetch is in and the data store is not.
+    Timed reader({Op::compute(from_ns(80)), Op::load(c.near)});
     c.r.ex.start(0, w);
     if (with_reader) c.r.ex.start(1, reader);
     c.r.ex.run();
