@@ -82,5 +82,39 @@ TEST(EventQueue, InterleavedPushesAndPopsFollowTimeThenSchedulingOrder) {
   }
 }
 
+// Times far apart (whole buckets skipped, the top bits in play) and close together, with
+// next_time() asked between pushes as a running thread does: the order is still exactly
+// (time, order of scheduling), and next_time() is always the earliest pending time.
+TEST(EventQueue, FarAndNearTimesAndNextTimeBetweenPushesKeepTheOrder) {
+  EventQueue q;
+  Rng rng(11);
+  std::vector<std::pair<Picos, std::uint64_t>> pending;
+  std::uint64_t tag = 0;
+  auto push = [&](Picos t) {
+    q.push(t, nullptr, tag);
+    pending.emplace_back(t, tag++);
+    ASSERT_EQ(q.next_time(), std::min_element(pending.begin(), pending.end())->first);
+  };
+  const Picos far = Picos{1} << 61;
+  for (int i = 0; i < 64; ++i) push(i % 5 == 0 ? far + static_cast<Picos>(rng.below(3)) : static_cast<Picos>(rng.below(4)));
+  for (int step = 0; step < 20000 && !pending.empty(); ++step) {
+    ASSERT_EQ(q.next_time(), std::min_element(pending.begin(), pending.end())->first);
+    const Event e = q.pop();
+    const auto want = *std::min_element(pending.begin(), pending.end());
+    ASSERT_EQ(e.time, want.first);
+    ASSERT_EQ(e.tag, want.second);
+    pending.erase(std::find(pending.begin(), pending.end(), want));
+    if (step < 15000) {
+      const std::uint64_t shape = rng.below(4);
+      const Picos delta = shape == 0   ? 0
+                          : shape == 1 ? static_cast<Picos>(rng.below(2000))
+                          : shape == 2 ? static_cast<Picos>(rng.below(1u << 30))
+                                       : Picos{1} << (20 + rng.below(20));
+      push(e.time + delta);
+    }
+  }
+  EXPECT_EQ(q.size(), pending.size());
+}
+
 }  // namespace
 }  // namespace walksim::sim
