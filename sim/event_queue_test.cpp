@@ -96,7 +96,8 @@ TEST(EventQueue, FarAndNearTimesAndNextTimeBetweenPushesKeepTheOrder) {
     ASSERT_EQ(q.next_time(), std::min_element(pending.begin(), pending.end())->first);
   };
   const Picos far = Picos{1} << 61;
-  for (int i = 0; i < 64; ++i) push(i % 5 == 0 ? far + static_cast<Picos>(rng.below(3)) : static_cast<Picos>(rng.below(4)));
+  for (int i = 0; i < 64; ++i)
+    push(i % 5 == 0 ? far + static_cast<Picos>(rng.below(3)) : static_cast<Picos>(rng.below(4)));
   for (int step = 0; step < 20000 && !pending.empty(); ++step) {
     ASSERT_EQ(q.next_time(), std::min_element(pending.begin(), pending.end())->first);
     const Event e = q.pop();
