@@ -23,8 +23,8 @@ fi
 if [[ -n "$changed" ]]; then
   db="${DB:-build-test}"
   [[ -f "$db/compile_commands.json" ]] || { echo "check-style: $db/compile_commands.json missing (run scripts/test.sh)"; exit 2; }
-  # The build uses g++; clang-tidy parses with clang, which does not know some of g++'s warning options.
-  # (Test sources are left out: they are built with g++'s precompiled headers, which clang cannot read.)
+  # -Wno-unknown-warning-option: a compile database made by g++ (DB=...) carries options clang does not know.
+  # (Test sources are left out: they are built with precompiled gtest headers, and CI has not the time.)
   out=$(echo "$changed" | xargs -P"$(nproc)" -n4 clang-tidy -p "$db" --quiet --extra-arg=-Wno-unknown-warning-option 2>/dev/null |
         grep -E '(warning|error):' || true)
   if [[ -n "$out" ]]; then

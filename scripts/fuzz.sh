@@ -1,17 +1,15 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang and runs each for a bounded time (default 12 s each,
 # about a minute in all) from the seed corpus in fuzz/corpus/. A crash leaves its input as
-# crash-* (or timeout-*) in build-san/ and fails the script; add such inputs to the regression tests.
+# crash-* (or timeout-*) in build-test/ and fails the script; add such inputs to the regression tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
 seconds="${FUZZ_SECONDS:-12}"
-# The same build as scripts/sanitize.sh (after it, nothing is left to compile).
-# -O1 with line tables only: sanitizer reports name file and line, at a fraction of -O2 -g's compile time;
-# assertions stay on.
-CC=clang CXX=clang++ cmake -S . -B build-san -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DWALKSIM_FUZZ=ON >/dev/null
-cmake --build build-san -j"$(nproc)" --target fuzz_machine fuzz_kernel fuzz_experiment fuzz_trace fuzz_syscall fuzz_btf
+# The same build as scripts/test.sh (after it, nothing is left to compile).
+CC=clang CXX=clang++ cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DWALKSIM_FUZZ=ON -DWALKSIM_WERROR=ON >/dev/null
+cmake --build build-test -j"$(nproc)" --target fuzz_machine fuzz_kernel fuzz_experiment fuzz_trace fuzz_syscall fuzz_btf
 for t in machine kernel experiment trace syscall btf; do
   work=$(mktemp -d)
   cp -r "fuzz/corpus/$t/." "$work/"
@@ -19,7 +17,7 @@ for t in machine kernel experiment trace syscall btf; do
   max_len=4096
   [ "$t" = btf ] && max_len=16384  # the seed, a look-alike kernel's BTF, is 4.3 KB
   # -timeout: an input that takes more than 20 s is a hang, and fails the run like a crash.
-  (cd build-san && ASAN_OPTIONS=detect_leaks=0 "./fuzz/fuzz_$t" -max_total_time="$seconds" -max_len="$max_len" \
+  (cd build-test && ASAN_OPTIONS=detect_leaks=0 "./fuzz/fuzz_$t" -max_total_time="$seconds" -max_len="$max_len" \
      -timeout=20 -print_final_stats=0 -close_fd_mask=3 "$work" 2>&1 | tail -2)
   rm -rf "$work"
 done
