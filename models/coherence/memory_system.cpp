@@ -383,10 +383,9 @@ std::optional<AccessResult> MemorySystem::request(Picos now, CpuId cpu, LineId i
     const Waiting w = (*queue)[mine];
     queue->erase(queue->begin() + static_cast<std::ptrdiff_t>(mine));
     --waiting_;
-    if (queue->empty()) {
-      queues_.erase(id);
-      s.has_waiters = false;
-    }
+    // An emptied queue keeps its entry and storage for the line's next queue (no allocation per
+    // contended access); has_waiters says whether it holds requests.
+    if (queue->empty()) s.has_waiters = false;
     return w;
   };
 

@@ -203,8 +203,10 @@ class MemorySystem {
   std::vector<std::vector<machine::SetAssocCache>> private_;  // [core][private level]
   std::vector<machine::SetAssocCache> llc_;                   // [domain], empty if no shared level
   std::size_t private_levels_ = 0;
-  std::vector<Picos> link_busy_;                             // per link and direction (2 * index + (a->b ? 0 : 1))
-  std::unordered_map<LineId, std::vector<Waiting>> queues_;  // only lines with queued requests
+  std::vector<Picos> link_busy_;  // per link and direction (2 * index + (a->b ? 0 : 1))
+  // Per line that has had queued requests (kept, emptied, when the queue drains: the next queue
+  // on a contended line reuses the storage); LineState::has_waiters says whether it holds some.
+  std::unordered_map<LineId, std::vector<Waiting>> queues_;
   std::size_t waiting_ = 0;
   std::vector<machine::DomainId> holder_scratch_;  // reused per transaction: no allocation per miss
   std::vector<std::uint8_t> domain_mark_;

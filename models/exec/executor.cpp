@@ -215,7 +215,8 @@ void Executor::at_core_speed(const Thread& t, coherence::AccessResult& r) {
 std::uint64_t Executor::forwarded(const Thread& t, const Op& op, bool& buffered) {
   std::uint64_t v = word_ref(op);
   buffered = false;
-  for (const Buffered& b : t.store_buffer) {
+  for (std::size_t i = 0; i < t.store_buffer.size(); ++i) {
+    const Buffered& b = t.store_buffer[i];
     if (b.line != op.line) continue;
     buffered = true;
     if (b.word == op.word) v = (v & ~b.mask) | (b.value & b.mask);
@@ -442,7 +443,9 @@ void Executor::wake_watchers(LineId line, Picos at) {
     --parked_;
     schedule_run(cpu, t.clock);
   }
-  watchers_.erase(it);
+  // The entry and its storage stay for the line's next waiters: parking allocates nothing once a
+  // line has had waiters (a contended lock's line has them again and again).
+  list.clear();
   watched_[line] = 0;
 }
 

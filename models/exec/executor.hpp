@@ -5,7 +5,6 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "models/coherence/memory_system.hpp"
+#include "models/exec/fifo.hpp"
 #include "models/exec/op.hpp"
 #include "sim/simulation.hpp"
 
@@ -108,7 +108,7 @@ class Executor final : public sim::EventHandler {
     Picos op_issued = 0;
     bool granted_retry = false;  // the pending op is a queued access asked again (not counted twice)
     bool finishing = false;      // the program ended; the thread stops when its stores drained
-    std::deque<Buffered> store_buffer;
+    Fifo<Buffered> store_buffer;
     std::uint32_t run_gen = 0, drain_gen = 0;
     Picos run_announced = sim::kNever, drain_announced = sim::kNever;
   };
@@ -177,8 +177,9 @@ class Executor final : public sim::EventHandler {
   std::vector<std::uint8_t> hosts_;         // per CPU: a program was started on it
   std::vector<std::uint64_t> words_;        // the logical value of each line's own word
   std::vector<std::uint64_t> named_words_;  // values of named words (Op::on_word)
-  // Parked waiters, per line that has any (in the order they parked), and a byte per line saying
-  // whether it has: most lines never have a waiter, and a write to one must not cost a lookup.
+  // Parked waiters, per line that has had any (in the order they parked; emptied, not erased, when
+  // they wake), and a byte per line saying whether it has some now: most lines never have a waiter,
+  // and a write to one must not cost a lookup.
   std::unordered_map<LineId, std::vector<CpuId>> watchers_;
   std::vector<std::uint8_t> watched_;
   std::uint32_t parked_ = 0;

@@ -71,6 +71,13 @@ std::vector<LineId> KernelRuntime::lock_lines(const sync::SyncKind& kind, const 
   const auto& lock_line = mem.line(k.line);
   const std::optional<machine::NodeId> home =
       lock_line.home_assigned ? std::optional<machine::NodeId>(lock_line.home) : std::nullopt;
+  // The labels name the lock's owner; only a kind with lines of its own needs them (most locks
+  // have none, and a label is built from the object's layout: strings and allocations).
+  if (kind.lines.shared <= 1 && kind.lines.per_cpu != sync::PerCpuLines::kOwn) {
+    if (kind.lines.per_cpu == sync::PerCpuLines::kCpuQnodes)
+      lines.insert(lines.end(), qnode_lines_.begin(), qnode_lines_.end());
+    return lines;
+  }
   const std::string owner = vfs_.label(k.line).object;
   const std::string name(kind.name);
   for (std::uint32_t i = 1; i < kind.lines.shared; ++i) {

@@ -2,17 +2,19 @@
 // the kernel function it stands for, so the trace can be checked against the source.
 #include "models/kernel/path_walk.hpp"
 
+#include <list>
+
 #include "models/kernel/dcache_ops.hpp"
 
 namespace walksim::kernel {
 
-std::vector<std::string> split_path(const std::string& path, bool* absolute) {
-  std::vector<std::string> out;
+PathComponents split_path(std::string_view path, bool* absolute) {
+  PathComponents out;
   if (absolute) *absolute = !path.empty() && path[0] == '/';
   std::size_t pos = 0;
   while (pos <= path.size()) {
     std::size_t slash = path.find('/', pos);
-    if (slash == std::string::npos) slash = path.size();
+    if (slash == std::string_view::npos) slash = path.size();
     if (slash > pos) out.push_back(path.substr(pos, slash - pos));
     pos = slash + 1;
   }
@@ -136,7 +138,7 @@ void d_lookup_rcu(Emitter& e, DentryId parent, DentryId child, const KernelOptio
 
 }  // namespace
 
-void lookup_missing_and_kill(Emitter& e, DentryId dir, const std::string& name) {
+void lookup_missing_and_kill(Emitter& e, DentryId dir, std::string_view name) {
   auto& vfs = e.vfs();
   const ObjId in = vfs.dentry(dir).inode;
   const std::uint32_t bucket = vfs.bucket_of(dir, name);
@@ -230,7 +232,7 @@ class PathWalk {
 
   // One component of link_path_walk: permission, the lookup, a link or the step down.
   Step component() {
-    const std::string name = comps_[i_];
+    const std::string_view name = comps_[i_];
     const bool last = i_ + 1 == comps_.size();
     if (last && req_.want_parent && name != "." && name != "..") {
       res_.last = name;
@@ -280,7 +282,7 @@ class PathWalk {
   }
 
   // Not in the dcache: ramfs has no such file (-ENOENT); the caller puts the directory and mount.
-  void missing(const std::string& name) {
+  void missing(std::string_view name) {
     if (rcu_) {
       ++stats_.nodentry;
       drop_rcu(e_, cur_);
@@ -307,7 +309,7 @@ class PathWalk {
 
   // do_lookup in ref-walk: __d_lookup takes a reference ("..": follow_dotdot's dget), then the
   // mount check and the inode.
-  void lookup_ref(DentryId next, const std::string& name) {
+  void lookup_ref(DentryId next, std::string_view name) {
     const Dentry& nd = vfs_.dentry(next);
     if (name != "..") d_lookup_ref(e_, next);
     if (name == "..") e_.dget(next);
@@ -339,9 +341,12 @@ class PathWalk {
     e_.compute("follow_link");
     if (!rcu_) e_.dput(link);  // the reference d_lookup_ref took on the link itself
     bool abs = false;
-    auto target = split_path(nd.link_target, &abs);
+    // The body is copied: the components view it for the rest of the walk, and the walk may add
+    // dentries (a negative one for a missing name), which can move the Vfs's own copy.
+    link_bodies_.push_back(nd.link_target);
+    auto target = split_path(link_bodies_.back(), &abs);
     const auto after = static_cast<std::ptrdiff_t>(i_) + 1;
-    std::vector<int> depth(target.size(), body_nesting);
+    Nesting depth(target.size(), body_nesting);
     depth.insert(depth.end(), nesting_.begin() + after, nesting_.end());
     target.insert(target.end(), comps_.begin() + after, comps_.end());
     comps_ = std::move(target);
@@ -377,10 +382,12 @@ class PathWalk {
   WalkStats& stats_;
   bool rcu_;
   DentryId cur_;
-  std::vector<std::string> comps_;
+  PathComponents comps_;
   // For each component, how many link bodies it was spliced in from: the kernel's
   // current->link_count when it follows a link there (link_path_walk recurses into each body).
-  std::vector<int> nesting_;
+  using Nesting = boost::container::small_vector<int, 16>;
+  Nesting nesting_;
+  std::list<std::string> link_bodies_;  // the links followed (a list: empty, it allocates nothing; pushing moves none)
   std::size_t i_ = 0;
   int total_links_ = 0;     // current->total_link_count: links followed by do_follow_link
   int trailing_links_ = 0;  // do_filp_open's own count of trailing links

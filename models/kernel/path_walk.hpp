@@ -4,7 +4,9 @@
 // seen at run time aborts the whole lookup instead: the process program restarts it in ref-walk.
 #pragma once
 
+#include <boost/container/small_vector.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/kernel/emitter.hpp"
@@ -42,8 +44,12 @@ inline WalkStats& WalkStats::operator+=(const WalkStats& o) {
   return *this;
 }
 
+// A path's components as views into the path's text (which must outlive them): up to 16 are kept
+// inline, so splitting a path allocates nothing (issue 18: no allocation per system call).
+using PathComponents = boost::container::small_vector<std::string_view, 16>;
+
 struct WalkRequest {
-  std::vector<std::string> components;  // "." included; empty components removed
+  PathComponents components;  // "." included; empty components removed; views into the call's path
   bool absolute = false;
   bool want_parent = false;    // LOOKUP_PARENT: stop at the last component's parent
   bool save = true;            // path_walk's extra pin of the start point (not in do_filp_open)
@@ -68,7 +74,8 @@ struct WalkResult {
   bool eloop = false;           // too many symbolic links: the call fails with ELOOP, holding nothing
 };
 
-std::vector<std::string> split_path(const std::string& path, bool* absolute);
+// The components of `path`, viewing its text.
+PathComponents split_path(std::string_view path, bool* absolute);
 
 // Emits the lookup. `force_ref` runs ref-walk even on an rcu-walk kernel (after a restart).
 WalkResult walk_path(Emitter& e, const Process& p, const WalkRequest& req, const KernelOptions& opts, bool force_ref,
@@ -78,6 +85,6 @@ void put_path(Emitter& e, DentryId d);
 
 // The kernel's handling of a name that is not in the dcache, on ramfs: lock the directory, allocate
 // and hash a negative dentry, and (ramfs deletes negatives at the last dput) kill it again.
-void lookup_missing_and_kill(Emitter& e, DentryId dir, const std::string& name);
+void lookup_missing_and_kill(Emitter& e, DentryId dir, std::string_view name);
 
 }  // namespace walksim::kernel

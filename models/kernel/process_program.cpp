@@ -1,6 +1,8 @@
 // The syscall loop of one process.
 #include "models/kernel/process_program.hpp"
 
+#include <string_view>
+
 namespace walksim::kernel {
 
 // The cache key: every field of the call that its expansion depends on (as to_string shows it),
@@ -30,15 +32,31 @@ const Expansion& ProcessProgram::expand(bool force_ref) {
     return exp_;
   }
   make_key(force_ref);
-  auto it = cache_.find(std::string_view(key_));
-  if (it != cache_.end() && it->second.generation == vfs.generation() && it->second.fd_generation == p_.fd_generation) {
-    stats_.walk += it->second.delta;
-    return it->second.exp;
+  const std::size_t hash = std::hash<std::string_view>{}(key_);
+  Cached* found = nullptr;
+  for (Cached& c : cache_) {
+    if (c.hash == hash && c.key == key_) {
+      found = &c;
+      break;
+    }
   }
-  // Expand into the slot (reusing its storage). A call that changed the tree or the descriptor
-  // table while expanding is not kept valid: its slot is marked stale.
-  if (it == cache_.end() && cache_.size() >= cache_entries_) cache_.clear();  // bounded: start again
-  Cached& slot = it != cache_.end() ? it->second : cache_.emplace(key_, Cached{}).first->second;
+  if (found && found->generation == vfs.generation() && found->fd_generation == p_.fd_generation) {
+    stats_.walk += found->delta;
+    return found->exp;
+  }
+  // Expand into the call's slot, or a new one, or the oldest (reusing its storage). A call that
+  // changed the tree or the descriptor table while expanding is not kept valid: it stays stale.
+  if (!found) {
+    if (cache_.size() < cache_entries_) {
+      found = &cache_.emplace_back();
+    } else {
+      found = &cache_[next_victim_];
+      next_victim_ = (next_victim_ + 1) % cache_entries_;
+    }
+    found->key.assign(key_);
+    found->hash = hash;
+  }
+  Cached& slot = *found;
   const std::uint64_t generation = vfs.generation();
   const std::uint64_t fd_generation = p_.fd_generation;
   slot.generation = kStale;  // until the expansion is complete

@@ -6,7 +6,7 @@
 
 #include <functional>
 #include <string>
-#include <unordered_map>
+#include <vector>
 
 #include "models/kernel/kernel_runtime.hpp"
 
@@ -34,7 +34,10 @@ class ProcessProgram final : public exec::Program {
   // `cache_entries`: how many expansions of unchanged calls the process keeps for reuse (0: none).
   // Reuse is invisible in the results; it only saves host time.
   ProcessProgram(KernelRuntime& rt, Process& p, SyscallSource& source, std::size_t cache_entries = kCacheEntries)
-      : rt_(rt), p_(p), cpu_(p.cpu), source_(source), cache_entries_(cache_entries) {}
+      : rt_(rt), p_(p), cpu_(p.cpu), source_(source), cache_entries_(cache_entries) {
+    // Reserved up front: the running call's expansion lives in a slot, so the slots never move.
+    cache_.reserve(cache_entries_);
+  }
 
   bool next(std::uint64_t last_result, exec::Op& out) override;
 
@@ -51,8 +54,13 @@ class ProcessProgram final : public exec::Program {
   bool emit_user_work(exec::Op& out);
 
   static constexpr std::uint64_t kStale = UINT64_MAX;  // a generation the tree never reaches
+  // One kept expansion. Slots are replaced in turn (first in, first out) and keep their storage:
+  // once every slot has held a call, expanding into one allocates nothing (a slot's key and
+  // operations reuse their capacity), where a map cleared when full freed and made them again.
   struct Cached {
-    std::uint64_t generation = 0;
+    std::string key;
+    std::size_t hash = 0;
+    std::uint64_t generation = kStale;
     std::uint64_t fd_generation = 0;
     Expansion exp;
     WalkStats delta;  // what expanding it added to the walk statistics
@@ -64,11 +72,8 @@ class ProcessProgram final : public exec::Program {
   SyscallSource& source_;
   Expansion exp_;
   const Expansion* active_exp_ = &exp_;
-  struct KeyHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view k) const { return std::hash<std::string_view>{}(k); }
-  };
-  std::unordered_map<std::string, Cached, KeyHash, std::equal_to<>> cache_;
+  std::vector<Cached> cache_;  // at most cache_entries_ slots, reserved (never moved)
+  std::size_t next_victim_ = 0;
   std::string key_;
   std::size_t cache_entries_;
   KOpRunner runner_;

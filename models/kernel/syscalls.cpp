@@ -12,7 +12,7 @@ namespace walksim::kernel {
 
 namespace {
 
-WalkRequest request(const std::string& path, bool want_parent, bool save) {
+WalkRequest request(std::string_view path, bool want_parent, bool save) {
   WalkRequest r;
   r.components = split_path(path, &r.absolute);
   r.want_parent = want_parent;

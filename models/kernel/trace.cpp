@@ -125,7 +125,7 @@ void make_path(Vfs& vfs, DentryId cwd, const std::string& path, Leaf leaf) {
   const auto parts = split_path(path, &abs);
   DentryId cur = abs ? vfs.root() : cwd;
   for (std::size_t i = 0; i < parts.size(); ++i) {
-    const std::string& name = parts[i];
+    const std::string_view name = parts[i];
     if (name == ".") continue;
     if (name == "..") {
       if (vfs.dentry(cur).parent != kNoDentry) cur = vfs.dentry(cur).parent;
@@ -137,7 +137,7 @@ void make_path(Vfs& vfs, DentryId cwd, const std::string& path, Leaf leaf) {
       cur = *c;
       continue;
     }
-    cur = vfs.add_dentry(cur, name, !(last && leaf == Leaf::kFile), false, 0u);
+    cur = vfs.add_dentry(cur, std::string(name), !(last && leaf == Leaf::kFile), false, 0u);
   }
 }
 

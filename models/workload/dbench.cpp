@@ -4,6 +4,7 @@
 // loadfile is synthetic (dbench_loadfile.hpp); throughput is reported in MB/s of ReadX + WriteX.
 #include "models/workload/dbench.hpp"
 
+#include <stdexcept>
 #include <string>
 
 #include "models/config/limits.hpp"
@@ -24,15 +25,15 @@ class DbenchSource final : public CountingSource {
 
  protected:
   bool produce(Syscall& out) override {
-    if (pos_ == calls_.size()) {
-      calls_.clear();
+    if (pos_ == count_) {
       pos_ = 0;
-      to_syscalls(ops_[next_op_], prefix_, calls_);
+      to_syscalls_reusing(ops_[next_op_], prefix_, calls_, count_);
+      if (count_ == 0) throw std::logic_error("dbench: a loadfile operation made no system call");
       next_op_ = (next_op_ + 1) % ops_.size();  // the loadfile is replayed in a loop
       calls_.front().user_before = user_;
-      calls_.back().ends_op = true;
+      calls_[count_ - 1].ends_op = true;
     }
-    out = std::move(calls_[pos_++]);  // refilled from scratch once used up
+    out = calls_[pos_++];  // a copy: both keep their strings' storage for the next calls
     return true;
   }
 
@@ -41,7 +42,8 @@ class DbenchSource final : public CountingSource {
   std::string prefix_;
   Picos user_;
   std::size_t next_op_ = 0;
-  std::vector<Syscall> calls_;
+  std::vector<Syscall> calls_;  // calls_[0..count_) are the current op's calls
+  std::size_t count_ = 0;
   std::size_t pos_ = 0;
 };
 

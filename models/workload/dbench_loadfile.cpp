@@ -8,8 +8,10 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <iterator>
 #include <set>
 #include <stdexcept>
+#include <string_view>
 
 namespace walksim::workload::dbench {
 
@@ -354,22 +356,50 @@ std::vector<LoadOp> make_loadfile(const ClientTree& tree, const LoadfileParams& 
 }
 
 std::uint32_t to_syscalls(const LoadOp& op, const std::string& prefix, std::vector<kernel::Syscall>& out) {
+  std::vector<kernel::Syscall> calls;
+  std::size_t n = 0;
+  const std::uint32_t failing = to_syscalls_reusing(op, prefix, calls, n);
+  out.insert(out.end(), std::make_move_iterator(calls.begin()),
+             std::make_move_iterator(calls.begin() + static_cast<std::ptrdiff_t>(n)));
+  return failing;
+}
+
+namespace {
+
+// parent_of(path), viewing `path` instead of making a string.
+std::string_view parent_view(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? std::string_view(".") : std::string_view(path).substr(0, slash);
+}
+
+}  // namespace
+
+std::uint32_t to_syscalls_reusing(const LoadOp& op, const std::string& prefix, std::vector<kernel::Syscall>& out,
+                                  std::size_t& count) {
   using kernel::Sys;
-  const std::string path = prefix + op.path;
-  auto call = [&](Sys sys, const std::string& p) -> kernel::Syscall& {
-    kernel::Syscall c;
+  count = 0;
+  // The next call: a reused element reset to a fresh call's fields, its strings keeping their storage.
+  auto call_at = [&](Sys sys, std::string_view rel) -> kernel::Syscall& {
+    if (count == out.size()) out.emplace_back();
+    kernel::Syscall& c = out[count++];
+    std::string path = std::move(c.path), path2 = std::move(c.path2);
+    c = kernel::Syscall{};
     c.sys = sys;
-    c.path = p;
-    out.push_back(std::move(c));
-    return out.back();
+    c.path = std::move(path);
+    c.path.assign(prefix).append(rel);
+    c.path2 = std::move(path2);
+    c.path2.clear();
+    return c;
   };
+  auto call = [&](Sys sys, const std::string& rel) -> kernel::Syscall& { return call_at(sys, rel); };
   // resolve_name(): stat, and on a miss opendir/readdir/closedir of the parent.
   auto resolve = [&](const std::string& rel, bool exists) -> std::uint32_t {
-    call(Sys::kStat, prefix + rel);
+    call(Sys::kStat, rel);
     if (exists) return 0;
-    call(Sys::kReaddir, prefix + parent_of(rel));
+    call_at(Sys::kReaddir, parent_view(rel));
     return 1;
   };
+  const std::string& path = op.path;  // relative to prefix: call() prepends it
   switch (op.kind) {
     case OpKind::kOpenExisting:
     case OpKind::kOpenIf: {
@@ -413,12 +443,12 @@ std::uint32_t to_syscalls(const LoadOp& op, const std::string& prefix, std::vect
       call(Sys::kFstat, path);
       return 0;
     case OpKind::kQueryFsInfo:
-      call(Sys::kStatfs, ".");  // statvfs(child->directory), the -D directory: the cwd
+      call(Sys::kStatfs, "").path.assign(".");  // statvfs(child->directory), the -D directory: the cwd
       return 0;
     case OpKind::kFindFirst:
       // resolve_name of the wildcard fails and lists the directory; then the listing itself.
       resolve(op.path, false);
-      call(Sys::kReaddir, prefix + parent_of(op.path));
+      call_at(Sys::kReaddir, parent_view(op.path));
       return 1;
     case OpKind::kUnlink:
       resolve(op.path, true);
@@ -427,7 +457,7 @@ std::uint32_t to_syscalls(const LoadOp& op, const std::string& prefix, std::vect
     case OpKind::kRename:
       resolve(op.path, true);
       resolve(op.path2, false);
-      call(Sys::kRename, path).path2 = prefix + op.path2;
+      call(Sys::kRename, path).path2.assign(prefix).append(op.path2);
       return 1;
     case OpKind::kFlush:
       call(Sys::kFsync, path);

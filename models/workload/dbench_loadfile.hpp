@@ -87,6 +87,10 @@ std::vector<LoadOp> make_loadfile(const ClientTree& tree, const LoadfileParams& 
 // whose directory is `prefix` ("./clients/client3/"). Returns how many of them are designed to
 // fail (the stat of a name that does not exist, the open of a missing file).
 std::uint32_t to_syscalls(const LoadOp& op, const std::string& prefix, std::vector<kernel::Syscall>& out);
+// The same calls written over out[0..), reusing the elements' storage (their path strings keep
+// their capacity, so a client replaying its loadfile allocates nothing); `count` is set to how many.
+std::uint32_t to_syscalls_reusing(const LoadOp& op, const std::string& prefix, std::vector<kernel::Syscall>& out,
+                                  std::size_t& count);
 
 // The directory part of a loadfile path ("~dmtmp/WORD" for "~dmtmp/WORD/X.DOC").
 std::string parent_of(const std::string& path);

@@ -220,5 +220,36 @@ TEST(DbenchLoadfile, ACreateResolvesTheNameFirstThenListsTheDirectoryOpensAndSta
   EXPECT_EQ(kernel::to_string(calls[0]), "statfs .");
 }
 
+// The replay writes each op's calls over the previous op's (their strings keep their storage): every
+// field must come out as a fresh expansion makes it, whatever the element held before (a rename's
+// new name, a create's flags, a read's size, the op's end mark).
+TEST(DbenchLoadfile, ReusingTheCallsOfThePreviousOpGivesTheCallsAFreshListGives) {
+  LoadfileParams p;
+  p.statfs = true;
+  const auto g = generate(p);
+  std::vector<kernel::Syscall> reused;
+  std::size_t count = 0;
+  std::array<std::uint64_t, kOpKinds> kinds{};
+  for (const LoadOp& op : g.ops) {
+    std::vector<kernel::Syscall> fresh;
+    const auto failing = to_syscalls(op, "./clients/client7/", fresh);
+    if (!reused.empty()) reused.back().ends_op = true;  // marks the consumer sets on what it was given
+    EXPECT_EQ(to_syscalls_reusing(op, "./clients/client7/", reused, count), failing);
+    ASSERT_EQ(count, fresh.size());
+    for (std::size_t i = 0; i < count; ++i) {
+      const kernel::Syscall &a = reused[i], &b = fresh[i];
+      EXPECT_EQ(kernel::to_string(a), kernel::to_string(b));
+      EXPECT_TRUE(a.sys == b.sys && a.path == b.path && a.path2 == b.path2 && a.create == b.create &&
+                  a.write == b.write && a.directory == b.directory && a.bytes == b.bytes &&
+                  a.user_before == b.user_before && a.ends_op == b.ends_op)
+          << kernel::to_string(b) << " (call " << i << " of op kind " << static_cast<int>(op.kind) << ")";
+    }
+    ++kinds[static_cast<std::size_t>(op.kind)];
+  }
+  EXPECT_GT(of(kinds, OpKind::kRename), 0u);  // the cases that leave fields behind were exercised
+  EXPECT_GT(of(kinds, OpKind::kQueryFsInfo), 0u);
+  EXPECT_GT(of(kinds, OpKind::kCreate), 0u);
+}
+
 }  // namespace
 }  // namespace walksim::workload::dbench
