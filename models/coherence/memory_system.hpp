@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "models/coherence/huge_page_allocator.hpp"
 #include "models/coherence/line_state.hpp"
 #include "models/coherence/protocol_timing.hpp"
 #include "models/machine/cache.hpp"
@@ -199,9 +200,9 @@ class MemorySystem {
   bool owner_only_directory_;
   bool check_;
   bool floor_ = false;
-  std::vector<LineState> lines_;
-  std::vector<std::vector<machine::SetAssocCache>> private_;  // [core][private level]
-  std::vector<machine::SetAssocCache> llc_;                   // [domain], empty if no shared level
+  std::vector<LineState, HugePageAllocator<LineState>> lines_;  // huge pages: dense, large, read everywhere
+  std::vector<std::vector<machine::SetAssocCache>> private_;    // [core][private level]
+  std::vector<machine::SetAssocCache> llc_;                     // [domain], empty if no shared level
   std::size_t private_levels_ = 0;
   std::vector<Picos> link_busy_;  // per link and direction (2 * index + (a->b ? 0 : 1))
   // Per line that has had queued requests (kept, emptied, when the queue drains: the next queue
