@@ -7,8 +7,7 @@ cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
 seconds="${FUZZ_SECONDS:-12}"
 # The same build as scripts/test.sh (after it, nothing is left to compile).
-CC=clang CXX=clang++ cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DWALKSIM_FUZZ=ON -DWALKSIM_WERROR=ON >/dev/null
+./scripts/configure-test-build.sh
 cmake --build build-test -j"$(nproc)" --target fuzz_machine fuzz_kernel fuzz_experiment fuzz_trace fuzz_syscall fuzz_btf
 for t in machine kernel experiment trace syscall btf; do
   work=$(mktemp -d)

@@ -6,15 +6,13 @@
 # scripts/sanitize.sh built it again with clang and the sanitizers: two full builds of ~300 s each
 # on two cores put CI at 885-912 s against its 15 minutes. Now the suite runs once, sanitized (a
 # memory error or undefined behaviour in any test fails it), with clang's warnings as errors, and the
-# build carries libFuzzer's coverage instrumentation so that scripts/fuzz.sh reuses it.
-# -O1 with line tables only: reports name file and line, at a fraction of -O2 -g's compile time;
-# assertions stay on. Release builds (scripts/quickstart.sh, walksim bench) use g++ -O2 and are
-# unaffected.
+# build carries libFuzzer's coverage instrumentation so that scripts/fuzz.sh reuses it
+# (scripts/configure-test-build.sh). Release builds (scripts/quickstart.sh, walksim bench) use g++ -O2
+# and are unaffected.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
-CC=clang CXX=clang++ cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DWALKSIM_FUZZ=ON -DWALKSIM_WERROR=ON >/dev/null
+./scripts/configure-test-build.sh
 cmake --build build-test -j"$(nproc)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-test --output-on-failure -j"$(nproc)"
