@@ -84,8 +84,8 @@ void expect_allocation_free(const Case& c) {
   const Counted longer = run_counted(c.kind, c.params, c.kernel, machine, c.threads, 3 * c.ops);
   ASSERT_GT(longer.calls, shorter.calls);
   const std::uint64_t extra_calls = longer.calls - shorter.calls;
-  const double per_call =
-      (static_cast<double>(longer.allocations) - static_cast<double>(shorter.allocations)) / extra_calls;
+  const double per_call = (static_cast<double>(longer.allocations) - static_cast<double>(shorter.allocations)) /
+                          static_cast<double>(extra_calls);
   std::printf("%.*s %s x%u: %llu calls, %llu allocations; %llu calls, %llu allocations: %.4f per extra call\n",
               static_cast<int>(c.kind.name.size()), c.kind.name.data(), c.kernel, c.threads,
               static_cast<unsigned long long>(shorter.calls), static_cast<unsigned long long>(shorter.allocations),

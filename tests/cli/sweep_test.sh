@@ -80,7 +80,9 @@ if command -v mpirun >/dev/null 2>&1; then
     [ -n "$victim" ] && break
     sleep 0.02
   done
-  sleep 0.5
+  # Time for the rank to take a point (a point of sweep-long runs far longer): under a loaded
+  # sanitizer build, 0.5 s was sometimes before rank 2 had one, and rank 0 then named no point.
+  sleep 2
   [ -n "$victim" ] && kill -9 "$victim" 2>/dev/null
   wait "$launcher"
   code=$?
