@@ -85,10 +85,15 @@ double Mix::total() const {
          find_first + query_fs + flush + rename + create /* unlinks */ + mkdir /* rmdirs */ + set_file_info + 2 * lock;
 }
 
-std::string parent_of(const std::string& path) {
+namespace {
+// parent_of(path), viewing `path` instead of making a string (the replay builds no string per call).
+std::string_view parent_view(const std::string& path) {
   const auto slash = path.rfind('/');
-  return slash == std::string::npos ? "." : path.substr(0, slash);
+  return slash == std::string::npos ? std::string_view(".") : std::string_view(path).substr(0, slash);
 }
+}  // namespace
+
+std::string parent_of(const std::string& path) { return std::string(parent_view(path)); }
 
 ClientTree make_client_tree(std::uint32_t files_per_dir, sim::Rng& rng) {
   ClientTree t;
@@ -363,16 +368,6 @@ std::uint32_t to_syscalls(const LoadOp& op, const std::string& prefix, std::vect
              std::make_move_iterator(calls.begin() + static_cast<std::ptrdiff_t>(n)));
   return failing;
 }
-
-namespace {
-
-// parent_of(path), viewing `path` instead of making a string.
-std::string_view parent_view(const std::string& path) {
-  const auto slash = path.rfind('/');
-  return slash == std::string::npos ? std::string_view(".") : std::string_view(path).substr(0, slash);
-}
-
-}  // namespace
 
 std::uint32_t to_syscalls_reusing(const LoadOp& op, const std::string& prefix, std::vector<kernel::Syscall>& out,
                                   std::size_t& count) {
