@@ -21,7 +21,7 @@ ref="${1:?usage: scripts/compare-results.sh [--save] DIR}"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 status=0
-for e in experiments/*.yaml experiments/validation/*.yaml; do
+for e in experiments/*.yaml experiments/validation/*.yaml experiments/validation-libslock/*.yaml; do
   n=$(basename "$e" .yaml)
   dir="$out/$n"
   if $save; then dir="$ref/$n"; rm -rf "$dir"; fi
