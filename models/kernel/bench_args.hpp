@@ -50,6 +50,7 @@ struct BenchArgs {
   machine::LineId line = kNoLine;  // lock-hold: the lock's line (kNoLine: the kernel's test_lock); atomic-op: the line
   machine::LineId data = 0;        // lock-hold: the first of `data_lines` consecutive protected lines
   std::uint32_t data_lines = 0;    // lock-hold: each read, then written, inside the critical section
+  bool data_write_only = false;    // lock-hold: each only written (libslock's stress_test -w 0)
 };
 
 }  // namespace walksim::kernel

@@ -17,9 +17,10 @@ void expand_lock_hold(Emitter& e, const Syscall& s) {
   };
   lock(KOpKind::kSpinLock);
   e.compute_ps(static_cast<Picos>(s.bytes) * 1000);
-  // SSYNC's stress test: the critical section reads and writes its lock's protected data.
+  // SSYNC's stress test: the critical section reads and writes its lock's protected data (libslock's
+  // `-w 1`, `data += id`), or only writes it (`-w 0`, `data = id`).
   for (std::uint32_t i = 0; i < b.data_lines; ++i) {
-    e.on_line(KOpKind::kLoad, b.data + i, "data");
+    if (!b.data_write_only) e.on_line(KOpKind::kLoad, b.data + i, "data");
     e.on_line(KOpKind::kStore, b.data + i, "data");
   }
   lock(KOpKind::kSpinUnlock);

@@ -21,6 +21,7 @@ void ProcessProgram::make_key(bool force_ref) {
     key_ += static_cast<char>(b.lock);
     key_ += static_cast<char>(b.atomic);
     key_ += static_cast<char>(b.value);
+    key_ += b.data_write_only ? 'w' : 'r';
     for (std::uint32_t v : {b.line, b.data, b.data_lines}) key_.append(reinterpret_cast<const char*>(&v), sizeof v);
   }
 }

@@ -4,7 +4,8 @@
 // model ticketlock` gives the Markov model's prediction for the same parameters. With `lock`,
 // `protected_lines` and `locks` it is SSYNC's lock stress test (contention.md Figs. 3, 5 and 7):
 // a lock of a chosen algorithm, picked at random among `locks`, whose own protected lines the
-// critical section reads and writes; locks and data homed on the first participating node.
+// critical section reads and writes (or, with `protected_access: write`, only writes); locks and
+// data homed on the first participating node.
 #include "models/config/limits.hpp"
 #include "models/kernel/bench_args.hpp"
 #include "models/sync/sync_registry.hpp"
@@ -27,6 +28,7 @@ struct LockLoopParams {
   kernel::SyncKindIndex lock = kernel::kVariantSpinlock;  // a sync kind of the registry
   std::uint32_t protected_lines = 0;
   std::uint32_t locks = 1;
+  bool write_only = false;  // protected_access: write
 };
 
 // The locks lock-loop can take: any of the sync registry (walksim locks), spinning, then sleeping.
@@ -60,6 +62,12 @@ constexpr Param<LockLoopParams> kParams[] = {
        p.protected_lines = read_count(n, "protected_lines", 0, kMaxProtectedLines);
      },
      [](const LockLoopParams& p) -> ParamValue { return std::uint64_t{p.protected_lines}; }},
+    {"protected_access", "read-write: each protected line is read, then written (libslock's stress_test -w 1); write: only written (-w 0)",
+     [](const config::Node& n, LockLoopParams& p) {
+       static const std::vector<std::string> kAccess{"read-write", "write"};
+       p.write_only = n.as_choice(kAccess) == 1;
+     },
+     [](const LockLoopParams& p) -> ParamValue { return std::string(p.write_only ? "write" : "read-write"); }},
     {"locks", "locks to pick from at random per acquisition (1..4096)",
      [](const config::Node& n, LockLoopParams& p) {
        p.locks = read_count(n, "locks", 1, kMaxLocks,
@@ -96,6 +104,7 @@ class LockSource final : public CountingSource {
     out.bench.line = l.lock;
     out.bench.data = l.data;
     out.bench.data_lines = p_.protected_lines;
+    out.bench.data_write_only = p_.write_only;
     return true;
   }
 

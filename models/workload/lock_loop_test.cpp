@@ -159,6 +159,26 @@ TEST(LockLoop, BadParametersAreErrorsAtTheirKey) {
   e = error("think_time: later");
   EXPECT_EQ(e.key_path(), "think_time");
   EXPECT_NE(e.message().find("or 'auto'"), std::string::npos) << e.what();
+  e = error("protected_access: read");
+  EXPECT_EQ(e.key_path(), "protected_access");
+  EXPECT_NE(e.message().find("read-write"), std::string::npos) << e.what();
+}
+
+// libslock's stress_test -w 0 writes each protected line without reading it: the same stores, one
+// load fewer per protected line, and under contention no read that a write must then upgrade.
+TEST(LockLoop, AWriteOnlyCriticalSectionDropsTheLoadOfEachProtectedLine) {
+  const std::string base = "lock: tas\nthink_time: 0ns\nhold_time: 0ns\nprotected_lines: 3\nprotected_access: ";
+  const RunResult rw = run(base + "read-write", 1);
+  const RunResult w = run(base + "write", 1);
+  EXPECT_DOUBLE_EQ(rw.stores_per_op, w.stores_per_op);
+  EXPECT_DOUBLE_EQ(rw.loads_per_op - w.loads_per_op, 3.0);
+  EXPECT_DOUBLE_EQ(run("lock: tas\nthink_time: 0ns\nhold_time: 0ns\nprotected_lines: 3", 1).loads_per_op,
+                   rw.loads_per_op);  // read-write is the default
+  // Contended, the write-only section costs no more than the read-write one.
+  const RunResult rw12 = run(base + "read-write", 12);
+  const RunResult w12 = run(base + "write", 12);
+  EXPECT_EQ(w12.ops, 12u * 100);
+  EXPECT_LE(w12.ns_per_op, rw12.ns_per_op);
 }
 
 }  // namespace
