@@ -64,8 +64,7 @@ constexpr Param<LockLoopParams> kParams[] = {
      [](const LockLoopParams& p) -> ParamValue { return std::uint64_t{p.protected_lines}; }},
     {"protected_access", "read-write: each protected line is read, then written (libslock's stress_test -w 1); write: only written (-w 0)",
      [](const config::Node& n, LockLoopParams& p) {
-       static const std::vector<std::string> kAccess{"read-write", "write"};
-       p.write_only = n.as_choice(kAccess) == 1;
+       p.write_only = n.as_choice({"read-write", "write"}) == 1;
      },
      [](const LockLoopParams& p) -> ParamValue { return std::string(p.write_only ? "write" : "read-write"); }},
     {"locks", "locks to pick from at random per acquisition (1..4096)",
