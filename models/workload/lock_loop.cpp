@@ -62,7 +62,8 @@ constexpr Param<LockLoopParams> kParams[] = {
        p.protected_lines = read_count(n, "protected_lines", 0, kMaxProtectedLines);
      },
      [](const LockLoopParams& p) -> ParamValue { return std::uint64_t{p.protected_lines}; }},
-    {"protected_access", "read-write: each protected line is read, then written (libslock's stress_test -w 1); write: only written (-w 0)",
+    {"protected_access",
+     "read-write: each protected line is read, then written (libslock's stress_test -w 1); write: only written (-w 0)",
      [](const config::Node& n, LockLoopParams& p) {
        p.write_only = n.as_choice({"read-write", "write"}) == 1;
      },
