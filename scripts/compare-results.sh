@@ -21,8 +21,12 @@ ref="${1:?usage: scripts/compare-results.sh [--save] DIR}"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 status=0
+declare -A seen=()
 for e in experiments/*.yaml experiments/validation/*.yaml experiments/validation-libslock/*.yaml; do
   n=$(basename "$e" .yaml)
+  # Results are kept by file name, so file names must be unique across the directories.
+  if [[ -n "${seen[$n]:-}" ]]; then echo "two experiments named $n: ${seen[$n]} and $e" >&2; exit 2; fi
+  seen[$n]=$e
   dir="$out/$n"
   if $save; then dir="$ref/$n"; rm -rf "$dir"; fi
   if ! ./build/walksim run -q "$e" -o "$dir" >/dev/null; then
