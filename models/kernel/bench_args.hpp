@@ -49,7 +49,7 @@ struct BenchArgs {
   std::uint8_t value = 1;          // atomic-op cas and swap: the value written (SSYNC alternates 1 and 0)
   machine::LineId line = kNoLine;  // lock-hold: the lock's line (kNoLine: the kernel's test_lock); atomic-op: the line
   machine::LineId data = 0;        // lock-hold: the first of `data_lines` consecutive protected lines
-  std::uint32_t data_lines = 0;    // lock-hold: each read, then written, inside the critical section
+  std::uint32_t data_lines = 0;    // lock-hold: each read (unless data_write_only), then written, in the section
   bool data_write_only = false;    // lock-hold: each only written (libslock's stress_test -w 0)
 };
 
