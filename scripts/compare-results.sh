@@ -35,7 +35,10 @@ for e in experiments/*.yaml experiments/validation/*.yaml experiments/validation
     continue
   fi
   if ! $save; then
-    if cmp -s "$ref/$n/results.json" "$dir/results.json"; then
+    if [[ ! -f "$ref/$n/results.json" ]]; then
+      echo "NEW       $n (no results of it under $ref)"
+      status=1
+    elif cmp -s "$ref/$n/results.json" "$dir/results.json"; then
       echo "same      $n"
     elif [[ -n "$ignore" ]] && python3 scripts/json-equal-except.py "$ref/$n/results.json" "$dir/results.json" "$ignore"; then
       echo "same      $n (but for the keys added: $ignore)"
