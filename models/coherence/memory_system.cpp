@@ -126,7 +126,8 @@ Picos MemorySystem::sibling_snoop(const LineState& s, CoreId c) const {
 
 // Served inside the domain: a read its shared cache or a sibling answers (without the home), or
 // a write the domain already has permission for (a transfer between its own cores, serialised
-// at the line like any other: the request leg is the lookup, the forward leg the snoop).
+// at the line like any other: the request leg is the lookup; the snoop reaches the sibling at
+// once, and its answer and the fill back into the core are the data leg).
 bool MemorySystem::plan_in_domain(const LineState& s, CoreId c, bool write, Plan& p) const {
   const DomainId d = dom(c);
   const bool tracks = timing_->tracks_core_copies();
@@ -148,14 +149,14 @@ bool MemorySystem::plan_in_domain(const LineState& s, CoreId c, bool write, Plan
     // Exclusive one in 92 and a Modified one in 109 (contention.md).
     const bool snoop = tracks && p.sibling_copy &&
                        (!in_llc || owned_by_sibling || (sibling_owner && s.owner_state == OwnerState::kOwned));
-    p.legs.req = m_.miss_detect();
-    p.legs.fwd = snoop ? sibling_snoop(s, c) : 0;
+    p.legs.req = m_.miss_departure();
+    p.legs.data = m_.fill_return() + (snoop ? sibling_snoop(s, c) : 0);
     p.served = snoop ? ServedBy::kOnChip : ServedBy::kSharedCache;
     return true;
   }
   if (write && s.excl_domain == static_cast<std::int32_t>(d) && (tracks || !p.sibling_copy)) {
-    p.legs.req = m_.miss_detect();
-    p.legs.fwd = p.sibling_copy ? sibling_snoop(s, c) : 0;
+    p.legs.req = m_.miss_departure();
+    p.legs.data = m_.fill_return() + (p.sibling_copy ? sibling_snoop(s, c) : 0);
     p.served = p.sibling_copy ? ServedBy::kOnChip : ServedBy::kSharedCache;
     return true;
   }

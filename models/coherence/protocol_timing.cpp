@@ -46,10 +46,11 @@ class BroadcastTiming final : public ProtocolTiming {
       for (DomainId d = 0; d < m_.domains(); ++d) {
         worst = std::max(worst, m_.node_to_domain(t.home, d) + c.probe_lookup + m_.domain_to_domain(d, t.requester));
       }
-      l.req = detect + at_home;
-      // The supplier gives up the line when the home's probe has reached it and been looked up.
-      if (t.supplier) l.fwd = m_.node_to_domain(t.home, *t.supplier) + c.probe_lookup;
-      l.data = worst - l.fwd;
+      l.req = m_.miss_departure() + at_home;
+      // The supplier gives up the line when the home's probe reaches its cache; the lookup and the
+      // answer (probe_lookup) come after, in the data leg.
+      if (t.supplier) l.fwd = m_.node_to_domain(t.home, *t.supplier);
+      l.data = detect + at_home + worst - l.req - l.fwd;
       return l;
     }
     // Source snoop: the home is always told (it orders the request), memory answers only when no
@@ -62,11 +63,12 @@ class BroadcastTiming final : public ProtocolTiming {
       worst =
           std::max(worst, m_.domain_to_domain(t.requester, d) + c.probe_lookup + m_.domain_to_domain(d, t.requester));
     }
-    l.req = detect + to_home;
+    l.req = m_.miss_departure() + to_home;
     // The requester's own snoop reaches the supplier in parallel with the request to home; the
-    // part of it left after the home has the request is the forward leg.
+    // part of its trip left after the home has the request is the forward leg (the supplier's
+    // lookup and answer are in the data leg).
     if (t.supplier) {
-      const Picos snooped = m_.domain_to_domain(t.requester, *t.supplier) + c.probe_lookup;
+      const Picos snooped = m_.domain_to_domain(t.requester, *t.supplier);
       l.fwd = snooped > to_home ? snooped - to_home : 0;
     }
     l.data = detect + worst - l.req - l.fwd;
@@ -93,7 +95,8 @@ class DirectoryTiming final : public ProtocolTiming {
   Legs legs(const Transaction& t) const override {
     const auto& c = m_.spec().costs;
     Legs l;
-    l.req = m_.miss_detect() + m_.domain_to_node(t.requester, t.home);
+    l.req = m_.miss_departure() + m_.domain_to_node(t.requester, t.home);
+    const Picos fill = m_.fill_return();
     // The latest acknowledgement of an invalidation sent from the home to domain s.
     Picos worst = 0;
     auto invalidate = [&](DomainId s) {
@@ -112,13 +115,16 @@ class DirectoryTiming final : public ProtocolTiming {
     if (t.supplier) {
       l.home = c.directory_lookup;
       const bool llc_answers = t.supplier_shared_clean && m_.spec().remote_shared_reads_from_llc;
-      l.fwd = m_.node_to_domain(t.home, *t.supplier) + (llc_answers ? 0 : c.probe_lookup);
-      l.data = std::max(m_.domain_to_domain(*t.supplier, t.requester), worst - (l.req + l.home + l.fwd));
+      // The owner gives up the line when the forwarded request reaches its cache; its lookup and
+      // answer (probe_lookup, unless the shared cache answers) come after, in the data leg.
+      l.fwd = m_.node_to_domain(t.home, *t.supplier);
+      const Picos answer = (llc_answers ? 0 : c.probe_lookup) + m_.domain_to_domain(*t.supplier, t.requester);
+      l.data = fill + std::max(answer, worst - (l.req + l.home + l.fwd));
       return l;
     }
     l.home = t.needs_data ? std::max(c.directory_lookup, m_.spec().dram_access) : c.directory_lookup;
     worst = std::max(worst, l.req + l.home + m_.node_to_domain(t.home, t.requester));
-    l.data = worst - l.req - l.home;
+    l.data = fill + worst - l.req - l.home;
     return l;
   }
 

@@ -36,12 +36,15 @@ struct Transaction {
 };
 
 // A transaction's latency split where the line is serialised (docs/model.md, "Grants"):
-//   req   the miss detected and the request carried to the home (its completion message, sent
-//         when the data has arrived, travels the same path back: the "ack" leg is taken equal);
+//   req   the outermost cache's lookup that finds the miss (Machine::miss_departure) and the
+//         request carried to the home (its completion message, sent when the data has arrived,
+//         travels the same path back: the "ack" leg is taken equal);
 //   home  the home's own work (directory lookup, or the DRAM read when memory answers);
 //   fwd   from the home to the moment the transaction takes effect at the current owner or the
-//         sharers (the forwarded probe or snoop arriving); 0 when memory or the home answers;
-//   data  from that moment to the data or permission arriving at the requester.
+//         sharers: the forwarded probe or snoop reaching the owner's cache; 0 when memory or the
+//         home answers;
+//   data  from that moment to the data or permission arriving in the requesting core: the
+//         owner's lookup and answer (probe_lookup), the trip back, the fill (Machine::fill_return).
 // The sum is the latency the protocol has always given; the split only says when, inside it,
 // the line changes hands.
 struct Legs {

@@ -48,6 +48,12 @@ class Machine {
   std::optional<std::size_t> shared_level() const { return shared_; }
   // Latency at which a miss in every on-chip level is known (the outermost level's hit latency).
   Picos miss_detect() const { return spec_.caches.back().latency; }
+  // That load-to-use latency is a round trip: the access reaches the outermost cache and is looked
+  // up, then the data comes back to the core. A miss leaves for the home after the lookup, and the
+  // line it gets travels the way back into the core after it arrived. The model takes the two
+  // halves equal (estimate: no source splits a cache's latency; docs/model.md, "Grants").
+  Picos miss_departure() const { return miss_detect() / 2; }
+  Picos fill_return() const { return miss_detect() - miss_departure(); }
 
   // One-way message latencies. A domain reaches its own node's home agent across domain_link.
   Picos domain_to_node(DomainId d, NodeId n) const {

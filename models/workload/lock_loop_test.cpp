@@ -174,11 +174,12 @@ TEST(LockLoop, AWriteOnlyCriticalSectionDropsTheLoadOfEachProtectedLine) {
   EXPECT_DOUBLE_EQ(rw.loads_per_op - w.loads_per_op, 3.0);
   EXPECT_DOUBLE_EQ(run("lock: tas\nthink_time: 0ns\nhold_time: 0ns\nprotected_lines: 3", 1).loads_per_op,
                    rw.loads_per_op);  // read-write is the default
-  // Contended, the write-only section costs no more than the read-write one.
+  // Contended, the write-only section gives no less throughput than the read-write one. (Not
+  // ns_per_op: that is a mean over the processes, and a test-and-set lock is unfair.)
   const RunResult rw12 = run(base + "read-write", 12);
   const RunResult w12 = run(base + "write", 12);
   EXPECT_EQ(w12.ops, 12u * 100);
-  EXPECT_LE(w12.ns_per_op, rw12.ns_per_op);
+  EXPECT_GE(w12.ops_per_s, rw12.ops_per_s);
 }
 
 }  // namespace
