@@ -197,6 +197,37 @@ TEST(Queueing, NSimultaneousRequestersFinishInNTransferTimes) {
   EXPECT_EQ(mem.line(l).queued, from_ns(19 + 38));
 }
 
+// The owner's window (docs/model.md, "Grants", "Legs"): after a new owner's data arrived, the next
+// request takes effect once the owner's completion has reached the home (ack: half the outermost
+// cache's latency, the miss's departure, plus the trip to the home: 4 / 2 = 2 ns) and the home has
+// looked it up and forwarded it to the owner's cache (directory 7, no link): 9 ns. The probe's
+// lookup (5 ns) and the fill (2 ns) are after the owner lost the line, in the next transfer's data
+// leg, so the period at which the line moves is still the whole 19-ns transfer.
+TEST(Queueing, ANewOwnerKeepsTheLineForTheCompletionAndTheForwardOnly) {
+  auto spec = testing::chain(1, ProtocolKind::kDirectory);
+  spec.cores_per_socket = 4;
+  Machine m(spec);
+  MemorySystem mem(m, true);
+  const LineId l = mem.add_line(0);
+  mem.access(0, 0, l, AccessKind::kRmw, 1);
+  const Picos t0 = from_ns(1000);
+  const auto first = mem.request(t0, 1, l, AccessKind::kRmw, 2);
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->done, t0 + from_ns(19));
+  EXPECT_FALSE(mem.request(t0 + from_ns(1), 2, l, AccessKind::kRmw, 3).has_value());
+  const auto next = mem.head(l);
+  ASSERT_TRUE(next.has_value());
+  EXPECT_EQ(next->at, first->done + from_ns(2 + 7));
+  // Inside the window the owner's own atomic is a hit; the waiting request then takes effect.
+  const auto again = mem.request(first->done + from_ns(8), 1, l, AccessKind::kRmw, 4);
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->done - (first->done + from_ns(8)), from_ns(1 + 3));
+  const auto second = mem.request(next->at, 2, l, AccessKind::kRmw, 5);
+  ASSERT_TRUE(second.has_value());
+  EXPECT_EQ(second->done, first->done + from_ns(19));
+  mem.check_all();
+}
+
 // Which waiting request the home takes next (machine::ServiceOrder). Two nodes of two cores, the
 // line homed on node 0. CPU 1 (node 0) takes the line; then CPU 0 (node 0) and CPU 2 (node 1) ask
 // for it at the same time. CPU 0's request reaches the home first (no link to cross): in order of
