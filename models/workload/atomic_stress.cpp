@@ -39,7 +39,9 @@ constexpr Param<AtomicStressParams> kParams[] = {
        }
        return std::monostate{};
      }},
-    {"pause", "user time after each operation; auto: the owner's window of the run's cores (SSYNC's rule)",
+    {"pause",
+     "user time after each operation; auto: a bound on the owner's window among the run's cores, about one transfer "
+     "(SSYNC's rule)",
      [](const config::Node& n, AtomicStressParams& p) { p.pause = read_pause(n); },
      [](const AtomicStressParams& p) -> ParamValue { return p.pause ? time_text(*p.pause) : std::string("auto"); }},
 };
