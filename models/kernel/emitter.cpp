@@ -100,6 +100,10 @@ void Emitter::dput(DentryId d) {
       atomic_cas(o, "d_count", -1);  // atomic_dec_and_lock, count > 1: atomic_add_unless's cmpxchg
       break;
     case DCount::kUnderDLock:
+      // 2.6.38 fs/dcache.c dput: `if (dentry->d_count == 1) might_sleep();` before the lock. With
+      // CONFIG_PREEMPT_VOLUNTARY (x86_64_defconfig 2.6.38) might_sleep() calls _cond_resched(), so
+      // the test is a load of the lock's own line: contended, a read and then the lock's xadd.
+      load(o, "d_count");
       lock(o, "d_lock");
       load(o, "d_count");
       store(o, "d_count");

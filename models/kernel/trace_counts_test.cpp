@@ -50,6 +50,23 @@ TEST(StatCounts, A2638StatStoresNothingToSharedLines) {
   }
 }
 
+// 2.6.38's dput tests `d_count == 1` for might_sleep() before it takes d_lock (fs/dcache.c; with
+// CONFIG_PREEMPT_VOLUNTARY the test is live), so the put reads the lock's line, then takes the lock:
+// the last d_lock of a stat is preceded by a load of d_count, the first (rcu-walk's drop) is not.
+TEST(StatCounts, A2638DputReadsTheCountBeforeTakingTheLock) {
+  const auto t = trace("linux-2.6.38", "stat ./file");
+  std::vector<std::size_t> locks;
+  for (std::size_t i = 0; i < t.ops.size(); ++i) {
+    if (t.ops[i].object == "dentry 'file'" && t.ops[i].field == "d_lock" && t.ops[i].op.rfind("rmw", 0) == 0) {
+      locks.push_back(i);
+    }
+  }
+  ASSERT_EQ(locks.size(), 2u);
+  EXPECT_NE(t.ops[locks[0] - 1].field, "d_count");
+  EXPECT_EQ(t.ops[locks[1] - 1].field, "d_count");
+  EXPECT_EQ(t.ops[locks[1] - 1].op, "load");
+}
+
 TEST(StatCounts, A2635StatWritesTheSharedCwdDentryAndMount) {
   const auto t = trace("linux-2.6.35", "stat ./file");
   int cwd_rmw = 0, mnt_rmw = 0;
