@@ -6,20 +6,32 @@
 #   scripts/compare-results.sh /tmp/ref           # after it; exit 1 if any differs
 #   scripts/compare-results.sh --ignore config.workload_params,config.kernels[].params /tmp/ref
 #                                                 # a change that adds keys: everything else identical
+#   scripts/compare-results.sh --keep /tmp/new /tmp/ref
+#                                                 # also keep the new results (else a temporary
+#                                                 # directory); then scripts/rows-moved.py /tmp/ref
+#                                                 # /tmp/new lists the rows a model change moved
 set -euo pipefail
 cd "$(dirname "$0")/.."
 save=false
 ignore=""
+keep=""
 while [[ "${1:-}" == --* ]]; do
   case "$1" in
     --save) save=true; shift ;;
     --ignore) ignore="${2:?--ignore needs KEY[,KEY...]}"; shift 2 ;;
+    --keep) keep="${2:?--keep needs a directory}"; shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
-ref="${1:?usage: scripts/compare-results.sh [--save] DIR}"
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+ref="${1:?usage: scripts/compare-results.sh [--save | --keep NEW_DIR] [--ignore KEYS] DIR}"
+if [[ -n "$keep" ]]; then
+  if $save; then echo "--keep and --save: --save already keeps the results (in DIR)" >&2; exit 2; fi
+  mkdir -p "$keep"
+  out="$keep"
+else
+  out=$(mktemp -d)
+  trap 'rm -rf "$out"' EXIT
+fi
 status=0
 declare -A seen=()
 for e in experiments/*.yaml experiments/validation/*.yaml experiments/validation-libslock/*.yaml; do
@@ -28,6 +40,8 @@ for e in experiments/*.yaml experiments/validation/*.yaml experiments/validation
   if [[ -n "${seen[$n]:-}" ]]; then echo "two experiments named $n: ${seen[$n]} and $e" >&2; exit 2; fi
   seen[$n]=$e
   dir="$out/$n"
+  # A directory walksim wrote is replaced by it (its .walksim-results marker); with --keep nothing
+  # else is removed, so a foreign directory of an experiment's name makes that run fail.
   if $save; then dir="$ref/$n"; rm -rf "$dir"; fi
   if ! ./build/walksim run -q "$e" -o "$dir" >/dev/null; then
     echo "FAILED to run $e"
