@@ -50,7 +50,7 @@ class BroadcastTiming final : public ProtocolTiming {
       // The supplier gives up the line when the home's probe reaches its cache; the lookup and the
       // answer (probe_lookup) come after, in the data leg.
       if (t.supplier) l.fwd = m_.node_to_domain(t.home, *t.supplier);
-      l.data = detect + at_home + worst - l.req - l.fwd;
+      l.data = m_.fill_return() + worst - l.fwd;
       return l;
     }
     // Source snoop: the home is always told (it orders the request), memory answers only when no
