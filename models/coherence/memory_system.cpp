@@ -29,6 +29,7 @@ MemorySystem::MemorySystem(const machine::Machine& m, bool check)
     }
   }
   link_busy_.assign(2 * spec.topology.links.size(), 0);
+  agents_ = HomeAgents(m.nodes(), spec.home_occupancy);
   domain_mark_.assign(m.domains(), 0);
   if (const auto s = m.shared_level()) {
     const auto& lvl = spec.caches[*s];
@@ -226,8 +227,13 @@ Picos MemorySystem::arrival_at_home(const LineState& s, CoreId c, Picos arrival)
   return arrival + waits * retry;
 }
 
-Picos MemorySystem::ready_time(const LineState& s, CoreId c, Picos arrival, const Legs& l) const {
+Picos MemorySystem::line_ready_time(const LineState& s, CoreId c, Picos arrival, const Legs& l) const {
   return std::max(std::max(arrival_at_home(s, c, arrival), s.home_free) + l.home + l.fwd, s.grant_free);
+}
+
+Picos MemorySystem::ready_time(const LineState& s, CoreId c, Picos arrival, const Legs& l) const {
+  return std::max(agents_.earliest(s.home, std::max(arrival_at_home(s, c, arrival), s.home_free)) + l.home + l.fwd,
+                  s.grant_free);
 }
 
 void MemorySystem::occupy_home(LineState& s, Picos service, Picos done, const Plan& p, bool write) {
@@ -355,6 +361,8 @@ AccessResult MemorySystem::serve_in_issue_order(Picos now, CoreId c, LineId id, 
   // Served after what the line already serialised, in the order of issue; the state changes now.
   Picos service = std::max(arrival_at_home(s, c, now + p.legs.req), s.home_free);
   if (s.pending_core == static_cast<std::int32_t>(c)) service = std::max(now, s.busy_until) + p.legs.req;
+  service = agents_.earliest(s.home, service);
+  agents_.take(s.home, service);
   const Picos effect = std::max(service + p.legs.home + p.legs.fwd, s.grant_free);
   const Picos queued = service - (now + p.legs.req);
   AccessResult r = apply(now, effect + p.legs.data - now, now, queued, c, id, kind, value, p);
@@ -410,7 +418,8 @@ std::optional<AccessResult> MemorySystem::request(Picos now, CpuId cpu, LineId i
     if (mine != next_in_queue(s, *queue)) return std::nullopt;
     if (ready_time(s, c, (*queue)[mine].arrival, p.legs) > now) return std::nullopt;
     const Waiting w = leave_queue();
-    const Picos service = std::max(arrival_at_home(s, c, w.arrival), s.home_free);
+    const Picos service = agents_.earliest(s.home, std::max(arrival_at_home(s, c, w.arrival), s.home_free));
+    agents_.take(s.home, service);
     AccessResult r = apply(now, p.legs.data, w.issued, service - w.arrival, c, id, kind, value, p);
     r.visible = now;
     occupy_home(s, service, r.done, p, is_write(kind));
@@ -419,7 +428,7 @@ std::optional<AccessResult> MemorySystem::request(Picos now, CpuId cpu, LineId i
 
   const Picos arrival = now + p.legs.req;
   const bool own_in_flight = s.pending_core == static_cast<std::int32_t>(c) && s.grant_free <= now;
-  if (!s.has_waiters && (own_in_flight || ready_time(s, c, arrival, p.legs) == arrival + p.legs.home + p.legs.fwd)) {
+  if (!s.has_waiters && (own_in_flight || line_ready_time(s, c, arrival, p.legs) == arrival + p.legs.home + p.legs.fwd)) {
     // Nobody ahead and the home free (or busy only with this core's own earlier transaction, whose
     // completion travels ahead of this request): served now, exactly as an uncontended access.
     return serve_in_issue_order(now, c, id, kind, value, p);
@@ -451,7 +460,7 @@ bool MemorySystem::served_at_once(Picos now, CpuId cpu, LineId id, AccessKind ki
   if (p.local_read) return true;
   const Picos arrival = now + p.legs.req;
   const bool own_in_flight = s.pending_core == static_cast<std::int32_t>(c) && s.grant_free <= now;
-  return own_in_flight || ready_time(s, c, arrival, p.legs) == arrival + p.legs.home + p.legs.fwd;
+  return own_in_flight || line_ready_time(s, c, arrival, p.legs) == arrival + p.legs.home + p.legs.fwd;
 }
 
 std::size_t MemorySystem::next_in_queue(const LineState& s, const std::vector<Waiting>& queue) const {

@@ -298,6 +298,21 @@ TEST_F(MachineLimits, TheHomePolicyIsRequiredAndRetentionBelongsToAForwardingHom
   EXPECT_EQ(e.key_path(), "coherence.retention");
 }
 
+// A home agent's occupancy per transaction is not modelled unless a machine gives it, with a source
+// (a what-if: no shipped machine has a sourced value).
+TEST_F(MachineLimits, TheHomeOccupancyIsZeroUnlessAMachineGivesItWithASource) {
+  const std::string home = "  home: {value: blocking, source: \"estimate: synthetic machine for scale testing\"}\n";
+  EXPECT_EQ(load_machine(synthetic("noocc", {}), kMachineDirs).home_occupancy, 0);
+  const MachineSpec occ = load_machine(
+      synthetic("occ", {{home, home + "  home_occupancy: {value: 7ns, source: \"w\"}\n"}}), kMachineDirs);
+  EXPECT_EQ(occ.home_occupancy, sim::from_ns(7));
+  EXPECT_EQ(occ.sources.at("coherence.home_occupancy"), "w");
+  auto e = load_error(synthetic("unsourced", {{home, home + "  home_occupancy: 7ns\n"}}));
+  EXPECT_EQ(e.key_path(), "coherence.home_occupancy");
+  e = load_error(synthetic("negative", {{home, home + "  home_occupancy: {value: -7ns, source: \"w\"}\n"}}));
+  EXPECT_TRUE(contains(e.key_path(), "coherence.home_occupancy")) << e.what();
+}
+
 // The order in which the home takes a line's waiting requests: arrival when left out; when given,
 // one of the two known orders, with a source.
 TEST_F(MachineLimits, TheServiceOrderIsArrivalUnlessAMachineSaysOtherwiseWithASource) {

@@ -261,6 +261,9 @@ void read_home(const Node& coherence, MachineSpec& spec) {
                              .as_enum<ServiceOrder>({{"arrival", ServiceOrder::kArrival},
                                                      {"node-round-robin", ServiceOrder::kNodeRoundRobin}});
   }
+  if (coherence.has("home_occupancy")) {
+    spec.home_occupancy = component_time(coherence, "home_occupancy", spec.sources, spec.clock_hz);
+  }
   const Node home = coherence.sourced("home", spec.sources);
   spec.home_policy = home.as_enum<HomePolicy>({{"blocking", HomePolicy::kBlocking},
                                                {"busy-on-forward", HomePolicy::kBusyOnForward},

@@ -190,6 +190,10 @@ struct MachineSpec {
   // (K10 under HT Assist) a miss goes to the home, whose probe finds the sibling.
   bool victim_shadow_tags = false;
   Picos home_retention = 0;  // kForwarding only: how long a new owner keeps the line
+  // Optional (0: not modelled): how long one transaction occupies its home node's agent, whatever
+  // the line. Transactions on different lines homed on one node are then served at least this far
+  // apart; without it homes are infinitely parallel and only a line serialises its own transactions.
+  Picos home_occupancy = 0;
   CoherenceCosts costs;
   InterruptCosts interrupts;
   TopologySpec topology;
