@@ -428,7 +428,8 @@ std::optional<AccessResult> MemorySystem::request(Picos now, CpuId cpu, LineId i
 
   const Picos arrival = now + p.legs.req;
   const bool own_in_flight = s.pending_core == static_cast<std::int32_t>(c) && s.grant_free <= now;
-  if (!s.has_waiters && (own_in_flight || line_ready_time(s, c, arrival, p.legs) == arrival + p.legs.home + p.legs.fwd)) {
+  if (!s.has_waiters &&
+      (own_in_flight || line_ready_time(s, c, arrival, p.legs) == arrival + p.legs.home + p.legs.fwd)) {
     // Nobody ahead and the home free (or busy only with this core's own earlier transaction, whose
     // completion travels ahead of this request): served now, exactly as an uncontended access.
     return serve_in_issue_order(now, c, id, kind, value, p);

@@ -210,7 +210,8 @@ class MemorySystem {
   std::vector<machine::SetAssocCache> llc_;                     // [domain], empty if no shared level
   std::size_t private_levels_ = 0;
   std::vector<Picos> link_busy_;
-  HomeAgents agents_{0, 0};  // per node, with `coherence.home_occupancy` only  // per link and direction (2 * index + (a->b ? 0 : 1))
+  HomeAgents agents_{
+      0, 0};  // per node, with `coherence.home_occupancy` only  // per link and direction (2 * index + (a->b ? 0 : 1))
   // Per line that has had queued requests (kept, emptied, when the queue drains: the next queue
   // on a contended line reuses the storage); LineState::has_waiters says whether it holds some.
   std::unordered_map<LineId, std::vector<Waiting>> queues_;

@@ -303,8 +303,8 @@ TEST_F(MachineLimits, TheHomePolicyIsRequiredAndRetentionBelongsToAForwardingHom
 TEST_F(MachineLimits, TheHomeOccupancyIsZeroUnlessAMachineGivesItWithASource) {
   const std::string home = "  home: {value: blocking, source: \"estimate: synthetic machine for scale testing\"}\n";
   EXPECT_EQ(load_machine(synthetic("noocc", {}), kMachineDirs).home_occupancy, 0);
-  const MachineSpec occ = load_machine(
-      synthetic("occ", {{home, home + "  home_occupancy: {value: 7ns, source: \"w\"}\n"}}), kMachineDirs);
+  const MachineSpec occ =
+      load_machine(synthetic("occ", {{home, home + "  home_occupancy: {value: 7ns, source: \"w\"}\n"}}), kMachineDirs);
   EXPECT_EQ(occ.home_occupancy, sim::from_ns(7));
   EXPECT_EQ(occ.sources.at("coherence.home_occupancy"), "w");
   auto e = load_error(synthetic("unsourced", {{home, home + "  home_occupancy: 7ns\n"}}));
