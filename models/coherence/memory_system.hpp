@@ -148,11 +148,11 @@ class MemorySystem {
   // The on-die snoop of the sibling of `c` that holds the line, dirty or not.
   Picos sibling_snoop(const LineState& s, CoreId c) const;
   // The earliest time a transaction with these legs, arriving at the home at `arrival`, may take effect.
-  // When the line alone lets a request take effect (its home agent's other work left out): whether
-  // the request is served at once or waits in the line's queue depends on the line only, and a
-  // busy agent delays a request served at once.
-  Picos line_ready_time(const LineState& s, CoreId c, Picos arrival, const Legs& l) const;
   Picos ready_time(const LineState& s, CoreId c, Picos arrival, const Legs& l) const;
+  // The same with the home agent's other work left out (`coherence.home_occupancy`): whether a
+  // request is served at once or waits in the line's queue depends on the line only, and a busy
+  // agent delays a request served at once.
+  Picos line_ready_time(const LineState& s, CoreId c, Picos arrival, const Legs& l) const;
   // When a request that reaches the home at `arrival` is taken: then, or, on a busy-on-forward home
   // whose line is busy, at its first retry after the busy state ends (each NACK goes back to the
   // requester, which sends the request again).
@@ -209,9 +209,8 @@ class MemorySystem {
   std::vector<std::vector<machine::SetAssocCache>> private_;    // [core][private level]
   std::vector<machine::SetAssocCache> llc_;                     // [domain], empty if no shared level
   std::size_t private_levels_ = 0;
-  std::vector<Picos> link_busy_;
-  HomeAgents agents_{
-      0, 0};  // per node, with `coherence.home_occupancy` only  // per link and direction (2 * index + (a->b ? 0 : 1))
+  std::vector<Picos> link_busy_;  // per link and direction (2 * index + (a->b ? 0 : 1))
+  HomeAgents agents_{0, 0};       // per node, with `coherence.home_occupancy` only
   // Per line that has had queued requests (kept, emptied, when the queue drains: the next queue
   // on a contended line reuses the storage); LineState::has_waiters says whether it holds some.
   std::unordered_map<LineId, std::vector<Waiting>> queues_;
