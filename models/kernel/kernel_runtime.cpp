@@ -59,6 +59,24 @@ sync::Scheduler& KernelRuntime::scheduler() {
   return *scheduler_;
 }
 
+// A futex system call's private work: the entry and exit every system call pays, and the futex
+// code's own beyond its modelled accesses (cpu_costs.futex; a kernel without it cannot run a
+// pthread mutex).
+sync::FutexCosts KernelRuntime::futex_costs() const {
+  const auto& spec = vfs_.spec();
+  const auto& m = vfs_.machine();
+  for (const char* step : {"syscall", "futex"}) {
+    if (!spec.costs.cycles.count(step)) {
+      throw std::invalid_argument("kernel '" + spec.name + "' has no cpu_costs entry '" + step +
+                                  "', which a pthread-mutex's futex calls need (" + spec.file + ")");
+    }
+  }
+  sync::FutexCosts c;
+  c.syscall = m.cycles(spec.costs.cycles.at("syscall") * cost_scale_);
+  c.futex = m.cycles(spec.costs.cycles.at("futex") * cost_scale_);
+  return c;
+}
+
 // The lines of a lock of `kind` whose word is on k.line, as the kind declares them: further shared
 // lines allocated with the lock (a CLH lock's initial node), then one line per CPU, either the
 // lock's own (homed on that CPU's node: a CPU's node stays queued from its acquire to its release,
@@ -147,6 +165,7 @@ sync::SyncPrimitive& KernelRuntime::primitive(const KOp& k) {
                            " is a reference kind the kernel model emits itself (sync_registry.hpp)");
   }
   if (sk.role == sync::SyncRole::kSleeping) cfg.scheduler = &scheduler();
+  if (sk.name == "pthread-mutex") cfg.futex = futex_costs();
   const std::vector<LineId> lines = lock_lines(sk, k);
   cfg.lines = lines;
   auto made = sync::make_sync(sk, cfg);

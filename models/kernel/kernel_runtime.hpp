@@ -47,6 +47,7 @@ class KernelRuntime {
   // The runqueues and the sleep and wake-up path of sleeping locks; made with the first of them,
   // so that a run without one allocates no runqueue lines.
   sync::Scheduler& scheduler();
+  sync::FutexCosts futex_costs() const;
 
   Vfs& vfs_;
   SyscallExpander expander_;

@@ -6,6 +6,7 @@
 
 #include "models/sync/atomic_counter.hpp"
 #include "models/sync/clh_lock.hpp"
+#include "models/sync/futex_mutex.hpp"
 #include "models/sync/lglock.hpp"
 #include "models/sync/lockref.hpp"
 #include "models/sync/mcs_lock.hpp"
@@ -124,6 +125,15 @@ const SyncKind kKinds[] = {
      [](const SyncConfig& c) -> Ptr {
        if (!c.scheduler) throw std::invalid_argument("a sleeping mutex needs the scheduler it sleeps through");
        return std::make_unique<SleepingMutex>(first(c), *c.scheduler, /*spin_on_owner=*/true);
+     }},
+    {"pthread-mutex",
+     "glibc pthread mutex (default type) on futexes: cmpxchg fast path, FUTEX_WAIT/FUTEX_WAKE system calls, no "
+     "spinning",
+     SyncRole::kSleeping,
+     {2, PerCpuLines::kOwn, "futex hash bucket"},
+     [](const SyncConfig& c) -> Ptr {
+       if (!c.scheduler) throw std::invalid_argument("a futex mutex needs the scheduler it sleeps through");
+       return std::make_unique<FutexMutex>(first(c), c.lines[1], per_cpu(c, 2), *c.scheduler, c.futex);
      }},
     {"rcu",
      "RCU read side (no ops) and call_rcu (private cost, deferred free)",

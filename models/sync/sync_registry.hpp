@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/coherence/memory_system.hpp"
+#include "models/sync/futex_mutex.hpp"
 #include "models/sync/sync_primitive.hpp"
 
 namespace walksim::sync {
@@ -58,6 +59,7 @@ struct SyncConfig {
   Picos cycle = 0;                 // one CPU cycle, for delays a lock's source gives in cycles (a TAS
                                    // loop's pause, TTAS back-off); 0: those delays are left out
   SyncPrimitive* lock = nullptr;   // atomic: the spinlock atomic_dec_and_lock takes (optional)
+  FutexCosts futex;                // pthread-mutex: its system calls' private work
 };
 
 struct SyncKind {

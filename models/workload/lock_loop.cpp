@@ -24,6 +24,7 @@ constexpr std::uint32_t kMaxProtectedLines = 64;
 
 struct LockLoopParams {
   std::optional<Picos> think = sim::from_ns(2000);  // nullopt: ssync_pause() of the run
+  Picos think_per_other_thread = 0;                 // added to think once per other thread of the run
   Picos hold = sim::from_ns(100);
   kernel::SyncKindIndex lock = kernel::kVariantSpinlock;  // a sync kind of the registry
   std::uint32_t protected_lines = 0;
@@ -42,6 +43,10 @@ constexpr Param<LockLoopParams> kParams[] = {
     {"think_time", "user time between a release and the next acquisition; auto: as atomic-stress's pause",
      [](const config::Node& n, LockLoopParams& p) { p.think = read_pause(n); },
      [](const LockLoopParams& p) -> ParamValue { return p.think ? time_text(*p.think) : std::string("auto"); }},
+    {"think_per_other_thread",
+     "more user time after each release, per other thread of the run (libslock's pthread mutex test: 30 cycles)",
+     [](const config::Node& n, LockLoopParams& p) { p.think_per_other_thread = config::operation_time(n); },
+     [](const LockLoopParams& p) -> ParamValue { return time_text(p.think_per_other_thread); }},
     {"hold_time", "time the lock is held, in whole nanoseconds",
      [](const config::Node& n, LockLoopParams& p) {
        p.hold = config::operation_time(n);
@@ -121,7 +126,8 @@ class LockLoop final : public PerProcessWorkload {
   void build(kernel::Vfs& vfs, const std::vector<CpuId>& cpus, const RunControl& control, sim::Rng& rng) override {
     const kernel::DentryId cwd = vfs.mkpath("/", true, 0u);
     make_locks(vfs, cpus);
-    think_ = p_.think ? *p_.think : ssync_pause(vfs.machine(), cpus);
+    think_ = (p_.think ? *p_.think : ssync_pause(vfs.machine(), cpus)) +
+             p_.think_per_other_thread * static_cast<Picos>(cpus.size() - 1);
     for (CpuId c : cpus) {
       const std::uint64_t seed = p_.locks > 1 ? rng.next() : 0;  // the lock picked per acquisition
       add(vfs.new_process(c, cwd), std::make_unique<LockSource>(control, p_, think_, locks_, seed));
