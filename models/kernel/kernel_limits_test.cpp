@@ -58,6 +58,22 @@ TEST_F(KernelLimits, AHugeStepCostIsRefusedInsteadOfVanishingInTheConversion) {
                               testing::kernel_dirs()));
 }
 
+// A kernel file of its own (no extends:) without the futex calls' cost is refused at load, at its
+// cpu_costs key, rather than when a pthread mutex first sleeps in the middle of a run.
+TEST_F(KernelLimits, AKernelWithoutTheFutexCostIsRefusedAtLoad) {
+  std::ifstream base(std::string(WALKSIM_SOURCE_DIR) + "/configs/kernels/linux-2.6.35.yaml");
+  std::string text, line;
+  while (std::getline(base, line)) {
+    if (line.rfind("name: ", 0) == 0) line = "name: kfutex";
+    if (line.rfind("  futex:", 0) != 0) text += line + "\n";
+  }
+  const fs::path p = dir_ / "kfutex.yaml";
+  std::ofstream(p) << text;
+  const auto e = load_error(p.string());
+  EXPECT_EQ(e.key_path(), "cpu_costs");
+  EXPECT_TRUE(contains(e.message(), "no cpu_costs entry 'futex'")) << e.what();
+}
+
 TEST_F(KernelLimits, ALayoutOfTooManyLinesIsRefusedAtItsKey) {
   std::string lines =
       "layouts:\n  dentry:\n    - [d_count, d_flags, d_lock, d_mounted, d_inode, d_hash, d_parent, d_name]\n";

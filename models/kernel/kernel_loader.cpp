@@ -281,6 +281,10 @@ KernelSpec read_kernel(const Node& root, const std::string& file) {
   if (!k.costs.cycles.count("context_switch")) {
     root.child("cpu_costs").fail("no cpu_costs entry 'context_switch' (a sleeping task's switch each way)");
   }
+  if (!k.costs.cycles.count("futex")) {
+    root.child("cpu_costs")
+        .fail("no cpu_costs entry 'futex' (futex_wait's or futex_wake's own work: lock-loop's pthread-mutex)");
+  }
   root.finish();
   for (const auto& [type, fields] : known_object_fields()) {
     if (!k.layouts.count(type)) root.child("layouts").fail("no layout for object type '" + type + "'");
