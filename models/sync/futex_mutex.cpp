@@ -249,7 +249,9 @@ bool FutexMutex::do_step(SyncAction action, CpuId cpu, SyncCall& call, std::uint
         if (sched_.wake(cpu, static_cast<CpuId>(call.scratch), call.inner_step, call.inner_scratch, last, out)) {
           return true;
         }
-        out = Op::rmw_add(sched_.task_line(static_cast<CpuId>(call.scratch)), 0);  // put_task_struct
+        [[fallthrough]];
+      case kUPut:
+        out = Op::rmw_add(sched_.task_line(static_cast<CpuId>(call.scratch)), 0);
         call.step = kUDrop;
         return true;
       case kUDrop:
