@@ -74,6 +74,14 @@ TEST_F(KernelLimits, AKernelWithoutTheFutexCostIsRefusedAtLoad) {
   EXPECT_TRUE(contains(e.message(), "no cpu_costs entry 'futex'")) << e.what();
 }
 
+// glibc's pthread mutex is a user-space lock: a lock-loop may take it, a kernel cannot be built on it.
+TEST_F(KernelLimits, AUserSpaceLockIsNotAKernelsMutex) {
+  const auto e = load_error(child("kpm", "locking:\n  mutex: pthread-mutex\n"));
+  EXPECT_EQ(e.key_path(), "locking.mutex");
+  EXPECT_TRUE(contains(e.message(), "'mutex', 'mutex-spin'")) << e.what();
+  EXPECT_NO_THROW(load_kernel(child("kms", "locking:\n  mutex: mutex-spin\n"), testing::kernel_dirs()));
+}
+
 TEST_F(KernelLimits, ALayoutOfTooManyLinesIsRefusedAtItsKey) {
   std::string lines =
       "layouts:\n  dentry:\n    - [d_count, d_flags, d_lock, d_mounted, d_inode, d_hash, d_parent, d_name]\n";

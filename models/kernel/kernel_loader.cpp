@@ -44,9 +44,9 @@ void read_locking(const Node& root, KernelSpec& k) {
                                    {{"none", WantWrite::kNone},
                                     {"mount-spinlock", WantWrite::kMountSpinlock},
                                     {"percpu-counter", WantWrite::kPercpuCounter}});
-  const std::vector<std::string> spinlocks = sync::sync_kind_names(sync::SyncRole::kSpinlock);
+  const std::vector<std::string> spinlocks = sync::sync_kind_names(sync::SyncRole::kSpinlock, /*kernel_only=*/true);
   k.spinlock = spinlocks[l.child("spinlock").as_choice(spinlocks)];
-  const std::vector<std::string> mutexes = sync::sync_kind_names(sync::SyncRole::kSleeping);
+  const std::vector<std::string> mutexes = sync::sync_kind_names(sync::SyncRole::kSleeping, /*kernel_only=*/true);
   k.mutex = mutexes[l.child("mutex").as_choice(mutexes)];
   k.inode_free = choice<InodeFree>(l, "inode_free", {{"immediate", InodeFree::kImmediate}, {"rcu", InodeFree::kRcu}});
   k.rename_seqlock_in_lookup = l.child("rename_seqlock_in_lookup").as_bool();

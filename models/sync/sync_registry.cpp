@@ -134,7 +134,8 @@ const SyncKind kKinds[] = {
      [](const SyncConfig& c) -> Ptr {
        if (!c.scheduler) throw std::invalid_argument("a futex mutex needs the scheduler it sleeps through");
        return std::make_unique<FutexMutex>(first(c), c.lines[1], per_cpu(c, 2), *c.scheduler, c.futex);
-     }},
+     },
+     /*in_kernel=*/false},
     {"rcu",
      "RCU read side (no ops) and call_rcu (private cost, deferred free)",
      SyncRole::kReference,
@@ -165,10 +166,10 @@ std::uint8_t sync_kind_index(std::string_view name) {
   return static_cast<std::uint8_t>(&find_sync_kind(name) - kKinds);
 }
 
-std::vector<std::string> sync_kind_names(SyncRole role) {
+std::vector<std::string> sync_kind_names(SyncRole role, bool kernel_only) {
   std::vector<std::string> out;
   for (const auto& k : kKinds) {
-    if (k.role == role) out.emplace_back(k.name);
+    if (k.role == role && (k.in_kernel || !kernel_only)) out.emplace_back(k.name);
   }
   return out;
 }

@@ -68,12 +68,15 @@ struct SyncKind {
   SyncRole role;
   SyncLines lines;
   std::unique_ptr<SyncPrimitive> (*make)(const SyncConfig&);
+  // A lock of the kernel, which a kernel YAML may name (locking.spinlock, locking.mutex); false: a
+  // user-space lock (glibc's pthread mutex), which only a lock-loop's `lock` may name.
+  bool in_kernel = true;
 };
 
 std::span<const SyncKind> sync_kinds();
 // Throws std::invalid_argument naming the valid kinds when `name` is unknown.
-// The names of the kinds with `role`, in table order.
-std::vector<std::string> sync_kind_names(SyncRole role);
+// The names of the kinds with `role`, in table order; with `kernel_only`, only those a kernel may use.
+std::vector<std::string> sync_kind_names(SyncRole role, bool kernel_only = false);
 // The position of kind `name` in sync_kinds() (what a KOp stores); throws like find_sync_kind.
 std::uint8_t sync_kind_index(std::string_view name);
 const SyncKind& find_sync_kind(std::string_view name);

@@ -189,7 +189,8 @@ void add_registry_commands(CLI::App& app) {
           fmt::print("{:<16} {:<10} {:<28} {}\n", k.name, role_name(k.role), lines_text(k.lines), k.summary);
         }
         fmt::print(
-            "\nspinning: a kernel YAML's locking.spinlock or a lock-loop's lock; sleeping: a lock-loop's lock; "
+            "\nspinning: a kernel YAML's locking.spinlock or a lock-loop's lock; sleeping: a kernel YAML's "
+            "locking.mutex (pthread-mutex, a user-space lock, is not one) or a lock-loop's lock; "
             "kernel: the kernel model's own rwlock and lockref; reference: checked by the tests, the kernel emits "
             "these operations itself (models/sync/sync_registry.hpp says where they differ)\n");
       });
