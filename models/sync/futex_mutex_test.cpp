@@ -19,18 +19,10 @@ using testing::Rig;
 using testing::Script;
 using testing::Step;
 
-constexpr Picos kSwitch = from_ns(1000), kIpiSend = from_ns(300), kWakeExit = from_ns(700);
+constexpr Picos kSwitch = testing::kTestSwitch, kIpiSend = testing::kTestIpiSend, kWakeExit = testing::kTestWakeExit;
 constexpr Picos kSyscall = from_ns(60), kFutexWork = from_ns(70);
 
-SchedulerCosts sched_costs(bool ipi = true) {
-  SchedulerCosts c;
-  c.context_switch = kSwitch;
-  c.wake_by_ipi = ipi;
-  c.ipi_send = kIpiSend;
-  c.wake_exit = kWakeExit;
-  c.ttwu_rq_lock_passes = 2;
-  return c;
-}
+SchedulerCosts sched_costs(bool ipi = true) { return testing::test_scheduler_costs(2, ipi); }
 
 struct FutexRig {
   explicit FutexRig(bool ipi = true, FutexCosts futex = {kSyscall, kFutexWork})
@@ -63,15 +55,7 @@ TEST(FutexMutex, UncontendedLockAndUnlockAreOneRmwEachAndNoSystemCall) {
 TEST(FutexMutex, AContendedLockerSleepsInFutexWaitAndEveryUnlockOfAContendedWordWakes) {
   FutexRig m;
   constexpr Picos kHold = from_ns(50000);
-  Script owner(0, {Step::act(m.mutex, SyncAction::kAcquire), Step::raw(Op::compute(kHold)),
-                   Step::act(m.mutex, SyncAction::kRelease)});
-  std::uint64_t waited = 9;
-  Script waiter(5, {Step::raw(Op::compute(from_ns(1000))),
-                    Step::act(m.mutex, SyncAction::kAcquire, [&](std::uint64_t x) { waited = x; }),
-                    Step::act(m.mutex, SyncAction::kRelease)});
-  m.r.ex.start(0, owner);
-  m.r.ex.start(5, waiter);
-  m.r.ex.run();
+  const std::uint64_t waited = testing::owner_and_waiter(m.r, m.mutex, kHold);
   const auto& w = m.r.ex.stats(5);
   const auto& o = m.r.ex.stats(0);
   EXPECT_EQ(waited, 1u);

@@ -19,17 +19,9 @@ using testing::Rig;
 using testing::Script;
 using testing::Step;
 
-constexpr Picos kSwitch = from_ns(1000), kIpiSend = from_ns(300), kWakeExit = from_ns(700);
+constexpr Picos kSwitch = testing::kTestSwitch, kIpiSend = testing::kTestIpiSend, kWakeExit = testing::kTestWakeExit;
 
-SchedulerCosts costs(std::uint32_t passes = 2) {
-  SchedulerCosts c;
-  c.context_switch = kSwitch;
-  c.wake_by_ipi = true;
-  c.ipi_send = kIpiSend;
-  c.wake_exit = kWakeExit;
-  c.ttwu_rq_lock_passes = passes;
-  return c;
-}
+SchedulerCosts costs(std::uint32_t passes = 2) { return testing::test_scheduler_costs(passes); }
 
 struct MutexRig {
   explicit MutexRig(std::uint32_t passes = 2, bool spin_on_owner = false)
@@ -43,20 +35,7 @@ struct MutexRig {
   SleepingMutex mutex;
 };
 
-// CPU 0 takes the mutex and holds it for `hold`; CPU 5 tries 1 us after the start; both release.
-// Returns the waiter's acquisition result (1: it waited).
-std::uint64_t owner_and_waiter(MutexRig& m, Picos hold) {
-  Script owner(0, {Step::act(m.mutex, SyncAction::kAcquire), Step::raw(Op::compute(hold)),
-                   Step::act(m.mutex, SyncAction::kRelease)});
-  std::uint64_t waited = 9;
-  Script waiter(5, {Step::raw(Op::compute(from_ns(1000))),
-                    Step::act(m.mutex, SyncAction::kAcquire, [&](std::uint64_t x) { waited = x; }),
-                    Step::act(m.mutex, SyncAction::kRelease)});
-  m.r.ex.start(0, owner);
-  m.r.ex.start(5, waiter);
-  m.r.ex.run();
-  return waited;
-}
+std::uint64_t owner_and_waiter(MutexRig& m, Picos hold) { return testing::owner_and_waiter(m.r, m.mutex, hold); }
 
 TEST(SleepingMutex, UncontendedLockAndUnlockAreOneRmwEach) {
   MutexRig m;

@@ -38,6 +38,20 @@ inline std::unique_ptr<Scheduler> make_scheduler(Rig& r, SchedulerCosts costs) {
   });
 }
 
+// The scheduler's costs in the sleeping locks' tests: round figures far apart, so that a test can
+// tell which of them a time includes.
+inline constexpr Picos kTestSwitch = sim::from_ns(1000), kTestIpiSend = sim::from_ns(300),
+                       kTestWakeExit = sim::from_ns(700);
+inline SchedulerCosts test_scheduler_costs(std::uint32_t ttwu_passes = 2, bool wake_by_ipi = true) {
+  SchedulerCosts c;
+  c.context_switch = kTestSwitch;
+  c.wake_by_ipi = wake_by_ipi;
+  c.ipi_send = kTestIpiSend;
+  c.wake_exit = kTestWakeExit;
+  c.ttwu_rq_lock_passes = ttwu_passes;
+  return c;
+}
+
 // One LockLoop of `p` on every CPU of the rig's machine, run to the end (the mutual-exclusion
 // scenario every lock's test uses).
 inline void run_lock_loops(Rig& r, SyncPrimitive& lock, const LockLoopParams& p) {
@@ -133,5 +147,21 @@ class Script final : public exec::Program {
   bool started_ = false;
   SyncCall call_;
 };
+
+// CPU 0 takes `lock` and holds it for `hold`; CPU 5 tries 1 us after the start; both release.
+// Returns the waiter's acquisition result (1: it waited). The two-party scenario of the sleeping
+// locks' tests.
+inline std::uint64_t owner_and_waiter(Rig& r, SyncPrimitive& lock, Picos hold) {
+  Script owner(0, {Step::act(lock, SyncAction::kAcquire), Step::raw(exec::Op::compute(hold)),
+                   Step::act(lock, SyncAction::kRelease)});
+  std::uint64_t waited = 9;
+  Script waiter(5, {Step::raw(exec::Op::compute(sim::from_ns(1000))),
+                    Step::act(lock, SyncAction::kAcquire, [&](std::uint64_t x) { waited = x; }),
+                    Step::act(lock, SyncAction::kRelease)});
+  r.ex.start(0, owner);
+  r.ex.start(5, waiter);
+  r.ex.run();
+  return waited;
+}
 
 }  // namespace walksim::sync::testing
