@@ -134,10 +134,11 @@ bool MemorySystem::plan_in_domain(const LineState& s, CoreId c, bool write, Plan
   const bool tracks = timing_->tracks_core_copies();
   const bool in_llc = !llc_.empty() && s.llc.contains(d);
   if (!write && ((tracks && (in_llc || p.sibling_copy)) || (!tracks && in_llc))) {
-    // A read the shared cache answers by itself is served in its own pipeline: it neither waits
-    // in the line's queue nor occupies it. One that must snoop a sibling holding the line
-    // exclusively (E or M) changes that core's state, and the cache slice that serves the line
-    // takes one such snoop at a time: it is serialised at the line like any transaction.
+    // A read the shared cache answers by itself is served in its own pipeline: it does not
+    // occupy the line (it waits only for the requests that reached the line first: request()).
+    // One that must snoop a sibling holding the line exclusively (E or M) changes that core's
+    // state, and the cache slice that serves the line takes one such snoop at a time: it is
+    // serialised at the line like any transaction.
     const bool sibling_owner =
         s.owner >= 0 && static_cast<CoreId>(s.owner) != c && dom(static_cast<CoreId>(s.owner)) == d;
     const bool owned_by_sibling =
@@ -406,10 +407,24 @@ std::optional<AccessResult> MemorySystem::request(Picos now, CpuId cpu, LineId i
   }
   const Plan p = plan(c, id, kind);
   if (p.local_read) {
-    if (mine != SIZE_MAX) leave_queue();
-    AccessResult r = apply(now, p.legs.total(), now, 0, c, id, kind, value, p);
-    r.visible = r.done;
-    return r;
+    // The shared cache serves the read in its own pipeline without occupying the line, but in
+    // order with the requests for the line that reached it first (the cache slice takes one
+    // request per line at a time): behind a queue or a transaction in flight, it waits its turn.
+    if (mine == SIZE_MAX) {
+      const Picos arrival = now + p.legs.req;
+      if (!s.has_waiters && line_ready_time(s, c, arrival, p.legs) <= arrival) {
+        AccessResult r = apply(now, p.legs.total(), now, 0, c, id, kind, value, p);
+        r.visible = r.done;
+        return r;
+      }
+    } else {
+      if (mine != next_in_queue(s, *queue)) return std::nullopt;
+      if (line_ready_time(s, c, (*queue)[mine].arrival, p.legs) > now) return std::nullopt;
+      const Waiting w = leave_queue();
+      AccessResult r = apply(now, p.legs.data, w.issued, now - w.arrival, c, id, kind, value, p);
+      r.visible = r.done;
+      return r;
+    }
   }
 
   if (mine != SIZE_MAX) {
@@ -428,7 +443,7 @@ std::optional<AccessResult> MemorySystem::request(Picos now, CpuId cpu, LineId i
 
   const Picos arrival = now + p.legs.req;
   const bool own_in_flight = s.pending_core == static_cast<std::int32_t>(c) && s.grant_free <= now;
-  if (!s.has_waiters &&
+  if (!p.local_read && !s.has_waiters &&
       (own_in_flight || line_ready_time(s, c, arrival, p.legs) == arrival + p.legs.home + p.legs.fwd)) {
     // Nobody ahead and the home free (or busy only with this core's own earlier transaction, whose
     // completion travels ahead of this request): served now, exactly as an uncontended access.
@@ -458,8 +473,8 @@ bool MemorySystem::served_at_once(Picos now, CpuId cpu, LineId id, AccessKind ki
   if (s.holders.contains(c) && (!is_write(kind) || owns_exclusively(cpu, id))) return true;
   if (s.has_waiters) return false;
   const Plan p = plan(c, id, kind);
-  if (p.local_read) return true;
   const Picos arrival = now + p.legs.req;
+  if (p.local_read) return line_ready_time(s, c, arrival, p.legs) <= arrival;
   const bool own_in_flight = s.pending_core == static_cast<std::int32_t>(c) && s.grant_free <= now;
   return own_in_flight || line_ready_time(s, c, arrival, p.legs) == arrival + p.legs.home + p.legs.fwd;
 }
@@ -489,15 +504,16 @@ std::optional<Grant> MemorySystem::head(LineId id) {
   const std::vector<Waiting>& queue = queues_.at(id);
   const Waiting& w = queue[next_in_queue(lines_[id], queue)];
   const CoreId c = m_.core_of(w.cpu);
-  // A request that became a hit or a local read while it waited is told to come now; otherwise
-  // its legs in the line's current state say when it may take effect.
+  // A request that became a hit while it waited is told to come now; a read the domain's shared
+  // cache answers, once what is in flight on the line is done; otherwise its legs in the line's
+  // current state say when it may take effect.
   const LineState& s = lines_[id];
   const bool write = is_write(w.kind);
   const bool exclusive = s.owner == static_cast<std::int32_t>(c) &&
                          (s.owner_state == OwnerState::kExclusive || s.owner_state == OwnerState::kModified);
   if (s.holders.contains(c) && (!write || exclusive)) return Grant{w.cpu, w.issued};
   const Plan p = plan(c, id, w.kind);
-  if (p.local_read) return Grant{w.cpu, w.issued};
+  if (p.local_read) return Grant{w.cpu, line_ready_time(s, c, w.arrival, p.legs)};
   return Grant{w.cpu, ready_time(s, c, w.arrival, p.legs)};
 }
 

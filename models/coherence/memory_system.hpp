@@ -127,7 +127,7 @@ class MemorySystem {
   struct Plan {
     Legs legs;
     ServedBy served = ServedBy::kRemote;
-    bool local_read = false;  // served in the requester's own domain without the home (never queued)
+    bool local_read = false;  // served in the requester's own domain without the home, occupying nothing
     std::optional<machine::DomainId> supplier;
     bool sibling_copy = false;
   };

@@ -103,6 +103,36 @@ TEST(Mesif, ALineTheDiesCoresShareCleanIsAnsweredByTheL3WithoutASnoop) {
   mem.check_all();
 }
 
+// The L3 answers a line its cores share clean in its own pipeline, but it takes the requests for
+// one line in the order they reached it: a read that finds an earlier request for the line still
+// waiting (here an atomic queued behind a snoop in flight) waits its turn and reads the value that
+// request wrote, where reading the clean copy at once would have read past it (docs/model.md,
+// "Reads inside a domain").
+TEST(Mesif, AReadTheL3AnswersWaitsBehindAnEarlierRequestForTheLine) {
+  Machine m(testing::two_socket(ProtocolKind::kMesifInclusive, Inclusion::kInclusive, 4));
+  MemorySystem mem(m, true);
+  const LineId l = mem.add_line(0);
+  mem.access(0, 0, l, AccessKind::kRmw, 1);  // Modified in CPU 0
+  const Picos t0 = from_ns(1000);
+  ASSERT_TRUE(mem.request(t0, 1, l, AccessKind::kLoad).has_value());  // a snoop: now shared clean, in flight
+  EXPECT_FALSE(mem.request(t0 + from_ns(1), 2, l, AccessKind::kRmw, 2).has_value());  // queued behind it
+  // CPU 3's read could be answered by the L3's clean copy, but CPU 2's atomic reached it first.
+  EXPECT_FALSE(mem.request(t0 + from_ns(2), 3, l, AccessKind::kLoad).has_value());
+  const auto first = mem.head(l);
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->cpu, 2u);
+  ASSERT_TRUE(mem.request(first->at, 2, l, AccessKind::kRmw, 2).has_value());
+  const auto second = mem.head(l);
+  ASSERT_TRUE(second.has_value());
+  EXPECT_EQ(second->cpu, 3u);
+  EXPECT_GE(second->at, first->at);
+  const auto read = mem.request(second->at, 3, l, AccessKind::kLoad);
+  ASSERT_TRUE(read.has_value());
+  EXPECT_EQ(read->value, 2u);  // the atomic's value, not the clean copy's 1
+  EXPECT_EQ(mem.waiting(), 0u);
+  mem.check_all();
+}
+
 TEST(Mesif, AnOnDieSnoopOfAModifiedLineCostsTheDirtySnoop) {
   Machine m(testing::two_socket(ProtocolKind::kMesifInclusive, Inclusion::kInclusive));
   MemorySystem mem(m, true);
