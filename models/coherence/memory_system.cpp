@@ -232,6 +232,11 @@ Picos MemorySystem::line_ready_time(const LineState& s, CoreId c, Picos arrival,
   return std::max(std::max(arrival_at_home(s, c, arrival), s.home_free) + l.home + l.fwd, s.grant_free);
 }
 
+Picos MemorySystem::turn_time(const LineState& s, CoreId c, Picos arrival, const Plan& p) const {
+  // A read the domain's shared cache answers takes no home agent: only the line orders it.
+  return p.local_read ? line_ready_time(s, c, arrival, p.legs) : ready_time(s, c, arrival, p.legs);
+}
+
 Picos MemorySystem::ready_time(const LineState& s, CoreId c, Picos arrival, const Legs& l) const {
   return std::max(agents_.earliest(s.home, std::max(arrival_at_home(s, c, arrival), s.home_free)) + l.home + l.fwd,
                   s.grant_free);
@@ -406,33 +411,27 @@ std::optional<AccessResult> MemorySystem::request(Picos now, CpuId cpu, LineId i
     return hit;
   }
   const Plan p = plan(c, id, kind);
-  if (p.local_read) {
-    // The shared cache serves the read in its own pipeline without occupying the line, but in
-    // order with the requests for the line that reached it first (the cache slice takes one
-    // request per line at a time): behind a queue or a transaction in flight, it waits its turn.
-    if (mine == SIZE_MAX) {
-      const Picos arrival = now + p.legs.req;
-      if (!s.has_waiters && line_ready_time(s, c, arrival, p.legs) <= arrival) {
-        AccessResult r = apply(now, p.legs.total(), now, 0, c, id, kind, value, p);
-        r.visible = r.done;
-        return r;
-      }
-    } else {
-      if (mine != next_in_queue(s, *queue)) return std::nullopt;
-      if (line_ready_time(s, c, (*queue)[mine].arrival, p.legs) > now) return std::nullopt;
-      const Waiting w = leave_queue();
-      AccessResult r = apply(now, p.legs.data, w.issued, now - w.arrival, c, id, kind, value, p);
-      r.visible = r.done;
-      return r;
-    }
+  // A read the domain's shared cache answers is served in the cache's own pipeline and occupies
+  // nothing, but in order with the requests for the line that reached it first (the cache slice
+  // takes one request per line at a time): behind a queue or a transaction in flight, it waits.
+  if (p.local_read && mine == SIZE_MAX && !s.has_waiters &&
+      line_ready_time(s, c, now + p.legs.req, p.legs) <= now + p.legs.req) {
+    AccessResult r = apply(now, p.legs.total(), now, 0, c, id, kind, value, p);
+    r.visible = r.done;
+    return r;
   }
 
   if (mine != SIZE_MAX) {
     // Asked again at the time head() gave: the access takes effect now if it is still the next the
     // home takes and nothing (a state change since) made it later.
     if (mine != next_in_queue(s, *queue)) return std::nullopt;
-    if (ready_time(s, c, (*queue)[mine].arrival, p.legs) > now) return std::nullopt;
+    if (turn_time(s, c, (*queue)[mine].arrival, p) > now) return std::nullopt;
     const Waiting w = leave_queue();
+    if (p.local_read) {
+      AccessResult r = apply(now, p.legs.data, w.issued, now - w.arrival, c, id, kind, value, p);
+      r.visible = r.done;
+      return r;
+    }
     const Picos service = agents_.earliest(s.home, std::max(arrival_at_home(s, c, w.arrival), s.home_free));
     agents_.take(s.home, service);
     AccessResult r = apply(now, p.legs.data, w.issued, service - w.arrival, c, id, kind, value, p);
@@ -512,9 +511,7 @@ std::optional<Grant> MemorySystem::head(LineId id) {
   const bool exclusive = s.owner == static_cast<std::int32_t>(c) &&
                          (s.owner_state == OwnerState::kExclusive || s.owner_state == OwnerState::kModified);
   if (s.holders.contains(c) && (!write || exclusive)) return Grant{w.cpu, w.issued};
-  const Plan p = plan(c, id, w.kind);
-  if (p.local_read) return Grant{w.cpu, line_ready_time(s, c, w.arrival, p.legs)};
-  return Grant{w.cpu, ready_time(s, c, w.arrival, p.legs)};
+  return Grant{w.cpu, turn_time(s, c, w.arrival, plan(c, id, w.kind))};
 }
 
 Picos MemorySystem::link_queueing(machine::NodeId from, machine::NodeId to, Picos at) {

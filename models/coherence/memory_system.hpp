@@ -153,6 +153,9 @@ class MemorySystem {
   // request is served at once or waits in the line's queue depends on the line only, and a busy
   // agent delays a request served at once.
   Picos line_ready_time(const LineState& s, CoreId c, Picos arrival, const Legs& l) const;
+  // When a queued request planned as `p` may take effect: ready_time, or line_ready_time for a
+  // read the requester's shared cache answers (it takes no home agent).
+  Picos turn_time(const LineState& s, CoreId c, Picos arrival, const Plan& p) const;
   // When a request that reaches the home at `arrival` is taken: then, or, on a busy-on-forward home
   // whose line is busy, at its first retry after the busy state ends (each NACK goes back to the
   // requester, which sends the request again).
