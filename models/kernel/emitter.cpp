@@ -94,10 +94,32 @@ void Emitter::d_count_inc_locked(DentryId d) {
 }
 
 void Emitter::dput(DentryId d) {
-  const ObjId o = vfs_.dentry(d).obj;
+  const Dentry& de = vfs_.dentry(d);
+  const ObjId o = de.obj;
+  // The last reference of an unused file on a filesystem that does not pin its dentries: the count
+  // reaches 0 and the dentry stays cached, on the LRU (already there after its first use, so no
+  // list is written).
+  const bool last = de.unpinned && !de.dir && !de.negative;
   switch (spec().d_count) {
     case DCount::kAtomic:
-      atomic_cas(o, "d_count", -1);  // atomic_dec_and_lock, count > 1: atomic_add_unless's cmpxchg
+      if (!last) {
+        atomic_cas(o, "d_count", -1);  // atomic_dec_and_lock, count > 1: atomic_add_unless's cmpxchg
+        break;
+      }
+      // 2.6.20-2.6.37 fs/dcache.c dput: atomic_dec_and_lock(&d_count, &dcache_lock) finds the count
+      // at 1 (atomic_add_unless gives up without a cmpxchg), takes the global dcache_lock and
+      // decrements under it; then d_lock, the count re-read, d_op (no d_delete), d_unhashed (d_hash's
+      // pprev), list_empty(&d_lru) (on the LRU: nothing to add), and both locks dropped.
+      load(o, "d_count");
+      dcache_lock();
+      atomic(o, "d_count", -1);
+      lock(o, "d_lock");
+      load(o, "d_count");
+      load(o, "d_op");
+      load(o, "d_hash");
+      load(o, "d_lru");
+      unlock(o, "d_lock");
+      dcache_unlock();
       break;
     case DCount::kUnderDLock:
       // 2.6.38 fs/dcache.c dput: `if (dentry->d_count == 1) might_sleep();` before the lock. With
@@ -106,13 +128,26 @@ void Emitter::dput(DentryId d) {
       load(o, "d_count");
       lock(o, "d_lock");
       load(o, "d_count");
+      if (last) {
+        // At 1: DCACHE_OP_DELETE tested in d_flags, d_unhashed (d_hash's pprev), d_flags |=
+        // DCACHE_REFERENCED, dentry_lru_add's list_empty(&d_lru) (on the LRU: no dcache_lru_lock).
+        load(o, "d_flags");
+        load(o, "d_hash");
+        store(o, "d_flags");
+        load(o, "d_lru");
+      }
       store(o, "d_count");
       unlock(o, "d_lock");
       break;
     case DCount::kLockref:
-      // dput's fast_dput (3.13+): lockref_put_return, no lock unless one is held; the ramfs pin
-      // keeps a positive dentry's count from reaching zero, so the zero case is not modelled.
+      // dput's fast_dput (3.13+): lockref_put_return, no lock unless one is held. When it returns
+      // 0 (the last reference) fast_dput reads d_flags (DCACHE_REFERENCED | DCACHE_LRU_LIST set)
+      // and d_unhashed and keeps the dentry without the lock (6.1 fs/dcache.c).
       emit(KOpKind::kLockrefPutReturn, o, "d_lockref");
+      if (last) {
+        load(o, "d_flags");
+        load(o, "d_hash");
+      }
       break;
   }
 }

@@ -74,8 +74,10 @@ class Emitter {
   }
 
   // Composite kernel helpers honouring the variant's switches.
-  void dget(DentryId d);                // take a reference on a dentry
-  void dput(DentryId d);                // drop one (count stays > 0: ramfs pins positive dentries)
+  void dget(DentryId d);  // take a reference on a dentry
+  // Drop one. On ramfs (positive dentries pinned) the count stays above 0; a file of an unpinned
+  // tree (Dentry::unpinned) drops to 0 and takes the variant's slow path.
+  void dput(DentryId d);
   void d_count_inc_locked(DentryId d);  // d_count++ while d_lock is already held
   void mntget();
   void mntput();

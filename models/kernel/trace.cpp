@@ -182,6 +182,13 @@ void set_up_tree(Vfs& vfs, DentryId cwd, const Syscall& s, const TraceRequest& r
       if (vfs.dentry(d).dir) vfs.dentry(d).has_acl = true;
     }
   }
+  if (req.disk) {
+    if (s.sys != Sys::kStat && s.sys != Sys::kLstat) {
+      throw TraceRequestError("a disk filesystem's tree (--disk) is modelled for stat and lstat only, not '" +
+                              to_string(s) + "': an open file's reference on its dentry is not counted there");
+    }
+    for (DentryId d = 0; d < vfs.dentry_count(); ++d) vfs.dentry(d).unpinned = true;
+  }
 }
 
 // One executed operation, named by object, line and field, and counted in `totals`.

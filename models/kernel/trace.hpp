@@ -58,7 +58,10 @@ struct TraceRequest {
   std::string syscall;  // "stat ./file"
   std::string cwd = "/home/user";
   KernelOptions options;
-  bool acl_on_dirs = false;                                   // every directory carries a cached POSIX ACL
+  bool acl_on_dirs = false;  // every directory carries a cached POSIX ACL
+  // The tree is on a disk filesystem: no dentry is pinned, so a stat's last dput brings its file's
+  // count to 0 (Dentry::unpinned). Only for calls that open nothing (stat, lstat).
+  bool disk = false;
   std::vector<std::string> files;                             // other regular files to create first
   std::vector<std::pair<std::string, std::string>> symlinks;  // (link path, target), made before the call
   // A lock field the call takes ("i_mutex", "files_lock", "d_lock"; the first the call takes by

@@ -138,5 +138,56 @@ TEST(ModernCounts, ALockrefStatIsTwoCmpxchgsOnTheFilesLine) {
   }
 }
 
+// A stat on a disk filesystem's tree (`walksim trace --disk`): the file's dentry is not pinned, so
+// the last dput finds its count at 1 and takes dput's slow path (fs/dcache.c of each era).
+TraceResult trace_disk(const std::string& kernel, const std::string& call) {
+  machine::Machine m(machine::load_machine("barcelona-2s8c", testing::machine_dirs()));
+  const KernelSpec k = load_kernel(kernel, testing::kernel_dirs());
+  TraceRequest req;
+  req.syscall = call;
+  req.disk = true;
+  return trace_syscall(m, k, req);
+}
+
+bool takes(const TraceResult& t, const std::string& object, const std::string& field) {
+  for (const auto& op : t.ops) {
+    if (op.object == object && op.field == field && op.op.rfind("rmw", 0) == 0) return true;
+  }
+  return false;
+}
+
+TEST(DiskCounts, A2635StatOfAnUnpinnedFileTakesDcacheLockAndDLockInItsLastDput) {
+  const auto ramfs = trace("linux-2.6.35", "stat ./file");
+  const auto disk = trace_disk("linux-2.6.35", "stat ./file");
+  // atomic_add_unless gives up its cmpxchg; dcache_lock, the decrement under it and d_lock.
+  EXPECT_EQ(disk.totals.atomic_rmw, ramfs.totals.atomic_rmw + 2);
+  EXPECT_TRUE(takes(disk, "globals", "dcache_lock"));
+  EXPECT_FALSE(takes(ramfs, "globals", "dcache_lock"));
+  // The directories keep a reference per child: only the file's put goes the slow way.
+  int slow = 0;
+  for (const auto& op : disk.ops) slow += op.field == "dcache_lock" && op.op.rfind("rmw", 0) == 0;
+  EXPECT_EQ(slow, 1);
+}
+
+TEST(DiskCounts, A2638StatOfAnUnpinnedFileMarksItReferencedUnderDLockWithNoMoreAtomics) {
+  const auto ramfs = trace("linux-2.6.38", "stat ./file");
+  const auto disk = trace_disk("linux-2.6.38", "stat ./file");
+  EXPECT_EQ(disk.totals.atomic_rmw, ramfs.totals.atomic_rmw);
+  EXPECT_EQ(disk.totals.store, ramfs.totals.store + 1);  // d_flags |= DCACHE_REFERENCED
+  EXPECT_GT(disk.totals.load, ramfs.totals.load);
+}
+
+TEST(DiskCounts, ALockrefStatOfAnUnpinnedFileTakesNoLockInFastDput) {
+  const auto ramfs = trace("linux-6.x", "stat ./file");
+  const auto disk = trace_disk("linux-6.x", "stat ./file");
+  EXPECT_EQ(disk.totals.atomic_rmw, ramfs.totals.atomic_rmw);
+  EXPECT_EQ(disk.totals.lock_acquire, ramfs.totals.lock_acquire);
+  EXPECT_EQ(disk.totals.load, ramfs.totals.load + 2);  // d_flags and d_unhashed
+}
+
+TEST(DiskCounts, ADiskTreeIsRefusedForACallThatOpensAFile) {
+  EXPECT_THROW(trace_disk("linux-2.6.35", "open ./f O_RDONLY"), TraceRequestError);
+}
+
 }  // namespace
 }  // namespace walksim::kernel

@@ -41,6 +41,7 @@ struct GitDiffParams {
   bool index_memory = true;  // the in-memory index: each entry's cache_entry read before its lstat
   Picos user_per_entry = 0;  // user-space work per index entry (ie_match_stat, the diff itself)
   std::uint32_t runs = 1;    // git diff runs in sequence
+  bool disk = true;          // the checkout is on a disk filesystem: its dentries are not pinned
 };
 
 // Each process gets its own copy of the tree, and a copy costs about 3.8 KB of host memory per
@@ -88,6 +89,15 @@ constexpr Param<GitDiffParams> kParams[] = {
     {"user_time_per_entry", "user-space time per index entry (ie_match_stat, the diff itself)",
      [](const config::Node& n, GitDiffParams& p) { p.user_per_entry = config::operation_time(n); },
      [](const GitDiffParams& p) -> ParamValue { return time_text(p.user_per_entry); }},
+    {"filesystem",
+     "what the checkout lives on: disk (a disk filesystem such as ext3 or ext4: no reference of its own on a "
+     "dentry, so each lstat's last dput brings the file's count to 0 and takes dput's slow path, in 2.6.20-2.6.37 "
+     "the global dcache_lock) or ramfs (every positive dentry pinned, as the other workloads' trees); the inodes and "
+     "getattr stay the generic VFS's either way",
+     [](const config::Node& n, GitDiffParams& p) {
+       p.disk = n.as_enum<bool>({{"disk", true}, {"ramfs", false}});
+     },
+     [](const GitDiffParams& p) -> ParamValue { return std::string(p.disk ? "disk" : "ramfs"); }},
     {"runs", "git diff runs in sequence per process (at least 1)",
      [](const config::Node& n, GitDiffParams& p) {
        p.runs = n.as_uint32();
@@ -267,12 +277,15 @@ class GitDiff final : public PerProcessWorkload {
     };
     for (const auto& d : tree_.dirs) {
       const auto [parent, name] = dir_of(d);
-      dirs.emplace(d, vfs.add_dentry(parent, name, true, shared, node));
+      const kernel::DentryId dir = vfs.add_dentry(parent, name, true, shared, node);
+      vfs.dentry(dir).unpinned = p_.disk;
+      dirs.emplace(d, dir);
     }
     std::map<std::string, std::string, std::less<>> links(tree_.symlinks.begin(), tree_.symlinks.end());
     for (const auto& f : tree_.files) {
       const auto [parent, name] = dir_of(f);
       const kernel::DentryId d = vfs.add_dentry(parent, name, false, false, node);
+      vfs.dentry(d).unpinned = p_.disk;
       if (const auto l = links.find(f); l != links.end()) {
         vfs.dentry(d).symlink = true;
         vfs.dentry(d).link_target = l->second;

@@ -40,9 +40,45 @@ TEST(GitDiff, ASingleThreadLstatsEveryEntryOnceWithoutLeavingRcuWalk) {
 }
 
 TEST(GitDiff, RefWalkAtomicsGrowWithTheMeanDepth) {
-  const auto r = diff(std::string(kSmall) + "mean_components: 4.0\nleading_dirs: false\n", "linux-2.6.35", 1);
+  const auto r =
+      diff(std::string(kSmall) + "mean_components: 4.0\nleading_dirs: false\nfilesystem: ramfs\n", "linux-2.6.35", 1);
   // 10 + 3k per lstat (pathwalk.md §4a), k the path's components: 22 at the mean of 4.
   EXPECT_NEAR(r.atomic_rmw_per_op, 22.0, 0.22);
+}
+
+// On a disk filesystem nothing pins a file's dentry, so the lstat's last dput finds the count at 1:
+// 2.6.35's atomic_dec_and_lock gives up its cmpxchg and takes dcache_lock, decrements under it and
+// takes d_lock (one RMW fewer, three more); 2.6.38's dput and 6.x's fast_dput take no more.
+TEST(GitDiff, OnADiskFilesystemEachLstatOf2635TakesDcacheLockInItsLastDput) {
+  const std::string shape = std::string(kSmall) + "mean_components: 4.0\nleading_dirs: false\n";
+  for (const char* k : {"linux-2.6.35", "linux-2.6.37"}) {
+    const auto ramfs = diff(shape + "filesystem: ramfs\n", k, 1);
+    const auto disk = diff(shape + "filesystem: disk\n", k, 1);
+    EXPECT_NEAR(disk.atomic_rmw_per_op - ramfs.atomic_rmw_per_op, 2.0, 1e-9) << k;
+    EXPECT_GT(disk.ns_per_op, ramfs.ns_per_op) << k;
+  }
+  for (const char* k : {"linux-2.6.38", "linux-6.x"}) {
+    const auto ramfs = diff(shape + "filesystem: ramfs\n", k, 1);
+    const auto disk = diff(shape + "filesystem: disk\n", k, 1);
+    EXPECT_NEAR(disk.atomic_rmw_per_op, ramfs.atomic_rmw_per_op, 1e-9) << k;
+  }
+}
+
+// dcache_lock is one global line: with several processes each diffing its own tree on a disk
+// filesystem, every lstat of 2.6.35 takes it, so it is the hottest line; on ramfs no lstat does.
+TEST(GitDiff, ProcessesOnDiskTreesShareDcacheLockUnder2635) {
+  const std::string shape = "files: 600\ndirs: 40\nmean_components: 3.0\nleading_dirs: false\n";
+  const auto disk = diff(shape + "filesystem: disk\n", "linux-2.6.35", 4);
+  const auto ramfs = diff(shape + "filesystem: ramfs\n", "linux-2.6.35", 4);
+  auto transfers_on = [](const RunResult& r, const std::string& field) {
+    std::uint64_t n = 0;
+    for (const auto& h : r.hot) {
+      if (h.fields.find(field) != std::string::npos) n += h.transfers;
+    }
+    return n;
+  };
+  EXPECT_GT(transfers_on(disk, "dcache_lock"), 600u);
+  EXPECT_EQ(transfers_on(ramfs, "dcache_lock"), 0u);
 }
 
 TEST(GitDiff, PreloadThreadsTakeContiguousSlicesAndShareOneFsStruct) {

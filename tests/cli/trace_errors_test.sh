@@ -40,6 +40,12 @@ expect 2 "key '--holder-cpu': the holder CPU must be another CPU than the caller
   "${ob[@]}" --contend i_mutex --holder-cpu 0
 expect 2 "key '--hold': must be 1 ns to 1 s, not 0" -- "${ob[@]}" --contend i_mutex --hold 0
 
+# --disk: a stat's last dput on an unpinned tree takes 2.6.35's dcache_lock; calls that open are refused.
+expect 0 "spin_lock        rmw-xadd     globals                           0  dcache_lock" -- \
+  trace -k linux-2.6.35 -s "lstat a/b/file" --disk
+expect 2 "key '--disk': a disk filesystem's tree \(--disk\) is modelled for stat and lstat only, not 'open ./f O_RDONLY'" -- \
+  trace -k linux-2.6.35 -s "open ./f O_RDONLY" --disk
+
 mkfifo "$dir/f.trace"
 expect 2 "f.trace: not a regular file \(a FIFO\)" -- run "$(experiment fifo f.trace 1)" -q -o "$dir/out"
 expect 2 "/dev/zero: not a regular file \(a device\)" -- run "$(experiment zero /dev/zero 1)" -q -o "$dir/out"

@@ -111,7 +111,7 @@ struct TraceOpts {
   std::string cwd = "/home/user";
   std::string syscall;
   bool json = false;
-  bool no_prefetch = false, acl = false, not_owner = false;
+  bool no_prefetch = false, acl = false, not_owner = false, disk = false;
   std::string contend;
   double hold_ns = 20000;
   std::optional<std::uint32_t> holder_cpu;
@@ -143,6 +143,7 @@ kernel::TraceRequest trace_request(const TraceOpts& o, const kernel::KernelSpec&
   req.options.posix_acl = o.acl;
   req.options.caller_is_owner = !o.not_owner;
   req.acl_on_dirs = o.acl;
+  req.disk = o.disk;
   req.contend = o.contend;
   req.hold = sim::from_ns(o.hold_ns);
   req.holder_cpu = o.holder_cpu;
@@ -163,6 +164,9 @@ void add_trace_command(CLI::App& app, const GlobalOptions& global) {
       ->required();
   cmd->add_flag("--no-prefetch", o->no_prefetch, "Turn off the name/inode prefetch of __d_lookup_rcu");
   cmd->add_flag("--acl", o->acl, "Directories carry POSIX ACLs");
+  cmd->add_flag("--disk", o->disk,
+                "The tree is on a disk filesystem: no dentry pinned, so the stat's last dput takes dput's slow path "
+                "(stat and lstat only)");
   cmd->add_flag("--not-owner", o->not_owner, "The caller does not own the directories (ACLs are consulted)");
   cmd->add_option("--contend", o->contend,
                   "A lock the call takes (e.g. i_mutex, files_lock, d_lock) that another CPU holds when the call "
@@ -180,10 +184,11 @@ void add_trace_command(CLI::App& app, const GlobalOptions& global) {
     try {
       t = kernel::trace_syscall(m, k, req);
     } catch (const kernel::TraceRequestError& e) {
-      throw config::ConfigError(
-          {},
-          o->holder_cpu && std::string(e.what()).find("holder CPU") != std::string::npos ? "--holder-cpu" : "--contend",
-          e.what());
+      const std::string what = e.what();
+      const char* key = what.find("(--disk)") != std::string::npos                      ? "--disk"
+                        : o->holder_cpu && what.find("holder CPU") != std::string::npos ? "--holder-cpu"
+                                                                                        : "--contend";
+      throw config::ConfigError({}, key, what);
     } catch (const std::invalid_argument& e) {
       throw config::ConfigError({}, "--syscall", e.what());
     }
