@@ -106,17 +106,19 @@ void Emitter::dput(DentryId d) {
         atomic_cas(o, "d_count", -1);  // atomic_dec_and_lock, count > 1: atomic_add_unless's cmpxchg
         break;
       }
-      // 2.6.20-2.6.37 fs/dcache.c dput: atomic_dec_and_lock(&d_count, &dcache_lock) finds the count
-      // at 1 (atomic_add_unless gives up without a cmpxchg), takes the global dcache_lock and
-      // decrements under it; then d_lock, the count re-read, d_op (no d_delete), d_unhashed (d_hash's
-      // pprev), list_empty(&d_lru) (on the LRU: nothing to add), and both locks dropped.
+      // 2.6.20-2.6.37 fs/dcache.c dput (docs/reference/diskfs-lstat.md §1): atomic_dec_and_lock(&d_count,
+      // &dcache_lock) finds the count at 1 (atomic_add_unless gives up without a cmpxchg), takes the
+      // global dcache_lock and decrements under it; then d_lock, the count re-read, d_op (a disk
+      // filesystem sets none), d_unhashed (DCACHE_UNHASHED in d_flags), list_empty(&d_lru) (a warm
+      // tree's leaf is on the LRU already: nothing added), and both locks dropped. 2.6.37 also sets
+      // DCACHE_REFERENCED on every put, a store to the line the decrement has just taken (a hit: left out).
       load(o, "d_count");
       dcache_lock();
       atomic(o, "d_count", -1);
       lock(o, "d_lock");
       load(o, "d_count");
       load(o, "d_op");
-      load(o, "d_hash");
+      load(o, "d_flags");
       load(o, "d_lru");
       unlock(o, "d_lock");
       dcache_unlock();
@@ -129,8 +131,9 @@ void Emitter::dput(DentryId d) {
       lock(o, "d_lock");
       load(o, "d_count");
       if (last) {
-        // At 1: DCACHE_OP_DELETE tested in d_flags, d_unhashed (d_hash's pprev), d_flags |=
-        // DCACHE_REFERENCED, dentry_lru_add's list_empty(&d_lru) (on the LRU: no dcache_lru_lock).
+        // At 1: DCACHE_OP_DELETE tested in d_flags, d_unhashed (hlist_bl_unhashed: d_hash's pprev),
+        // d_flags |= DCACHE_REFERENCED, dentry_lru_add's list_empty(&d_lru) (on the LRU: no
+        // dcache_lru_lock).
         load(o, "d_flags");
         load(o, "d_hash");
         store(o, "d_flags");
