@@ -76,7 +76,7 @@ class Emitter {
   // Composite kernel helpers honouring the variant's switches.
   void dget(DentryId d);  // take a reference on a dentry
   // Drop one. On ramfs (positive dentries pinned) the count stays above 0; a file of an unpinned
-  // tree (Dentry::unpinned) drops to 0 and takes the variant's slow path.
+  // tree (Dentry::disk_fs) drops to 0 and takes the variant's slow path.
   void dput(DentryId d);
   void d_count_inc_locked(DentryId d);  // d_count++ while d_lock is already held
   void mntget();

@@ -47,7 +47,9 @@ namespace {
 // vfs_getattr of 2.6.35/2.6.38 (docs/reference/slab-hash-layouts.md §5): security_inode_getattr
 // reads i_flags (IS_PRIVATE), the inode's i_op says which getattr; generic_fillattr copies its
 // fields into the kstat in this order (s_dev through i_sb), and ramfs's simple_getattr for a
-// regular file adds i_mapping->nrpages (its own i_data). Then cp_new_stat (private work).
+// regular file adds i_mapping->nrpages (its own i_data); a disk filesystem's is generic_fillattr
+// alone (ext3 has no getattr; ext4's reads a field of its own inode container, which is not
+// modelled: docs/reference/diskfs-lstat.md §3). Then cp_new_stat (private work).
 void getattr(Ctx& c, const Dentry& d) {
   const ObjId in = d.inode;
   c.e.load(d.obj, "d_inode");
@@ -59,7 +61,7 @@ void getattr(Ctx& c, const Dentry& d) {
                         "i_size", "i_blocks", "i_blkbits"}) {
     c.e.load(in, f);
   }
-  if (!d.dir && !d.symlink) {
+  if (!d.dir && !d.symlink && !d.disk_fs) {
     c.e.load(in, "i_mapping");
     c.e.load(in, "i_nrpages");
   }

@@ -60,7 +60,7 @@ struct TraceRequest {
   KernelOptions options;
   bool acl_on_dirs = false;  // every directory carries a cached POSIX ACL
   // The tree is on a disk filesystem: no dentry is pinned, so a stat's last dput brings its file's
-  // count to 0 (Dentry::unpinned). Only for calls that open nothing (stat, lstat).
+  // count to 0 (Dentry::disk_fs). Only for calls that open nothing (stat, lstat).
   bool disk = false;
   std::vector<std::string> files;                             // other regular files to create first
   std::vector<std::pair<std::string, std::string>> symlinks;  // (link path, target), made before the call

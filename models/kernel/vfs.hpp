@@ -52,11 +52,12 @@ struct Dentry {
   bool has_acl = false;     // a POSIX ACL is cached on the inode
   std::string link_target;  // for symlinks
   bool revalidate = false;  // the filesystem has ->d_revalidate for it (NFS-like); ramfs never
-  // The filesystem keeps no reference of its own on it (a disk filesystem: ext3, ext4, xfs...),
-  // where ramfs and tmpfs pin every positive dentry with one. An unused file's count is then 0, and
-  // the dput that drops a walk's reference takes dput's slow path (Emitter::dput). A directory's
-  // count still holds a reference per cached child, so it only matters for files and links.
-  bool unpinned = false;
+  // It is on a disk filesystem (ext3, ext4, xfs...), not ramfs or tmpfs. Such a filesystem keeps no
+  // reference of its own on a dentry, where ramfs pins every positive one: an unused file's count is
+  // 0, and the dput that drops a walk's reference takes dput's slow path (Emitter::dput); a
+  // directory's count still holds a reference per cached child. Its getattr is generic_fillattr
+  // (ext3's; ramfs's simple_getattr also reads the page count).
+  bool disk_fs = false;
   // Regular files: the one page-cache page their data lives in, made when it is first read or
   // written (Vfs::page_of; a stat never touches it), homed where the file was made.
   ObjId page = UINT32_MAX;

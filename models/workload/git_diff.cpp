@@ -278,14 +278,14 @@ class GitDiff final : public PerProcessWorkload {
     for (const auto& d : tree_.dirs) {
       const auto [parent, name] = dir_of(d);
       const kernel::DentryId dir = vfs.add_dentry(parent, name, true, shared, node);
-      vfs.dentry(dir).unpinned = p_.disk;
+      vfs.dentry(dir).disk_fs = p_.disk;
       dirs.emplace(d, dir);
     }
     std::map<std::string, std::string, std::less<>> links(tree_.symlinks.begin(), tree_.symlinks.end());
     for (const auto& f : tree_.files) {
       const auto [parent, name] = dir_of(f);
       const kernel::DentryId d = vfs.add_dentry(parent, name, false, false, node);
-      vfs.dentry(d).unpinned = p_.disk;
+      vfs.dentry(d).disk_fs = p_.disk;
       if (const auto l = links.find(f); l != links.end()) {
         vfs.dentry(d).symlink = true;
         vfs.dentry(d).link_target = l->second;
