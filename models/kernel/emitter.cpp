@@ -99,7 +99,7 @@ void Emitter::dput(DentryId d) {
   // The last reference of an unused file on a filesystem that does not pin its dentries: the count
   // reaches 0 and the dentry stays cached, on the LRU (already there after its first use, so no
   // list is written).
-  const bool last = de.disk_fs && !de.dir && !de.negative;
+  const bool last = de.disk_fs() && !de.dir && !de.negative;
   switch (spec().d_count) {
     case DCount::kAtomic:
       if (!last) {

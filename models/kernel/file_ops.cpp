@@ -97,7 +97,7 @@ void file_list_del(Ctx& c, const OpenFile& f) {
 int dentry_open(Ctx& c, DentryId d, bool write, bool directory) {
   // An open file holds a reference on its dentry, which an unpinned tree's dput would have to count
   // (Dentry::disk_fs): only workloads that never open their tree's files may make one.
-  if (c.vfs.dentry(d).disk_fs) {
+  if (c.vfs.dentry(d).disk_fs()) {
     throw std::logic_error("open of " + c.vfs.describe(d) +
                            " on an unpinned (disk filesystem) tree: an open file's reference is not modelled there");
   }

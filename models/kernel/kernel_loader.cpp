@@ -252,6 +252,80 @@ void read_costs(const Node& root, KernelSpec& k) {
   }
 }
 
+// `filesystems: {ext3: {...}, ext4: {...}}`, optional: a disk filesystem's inode container, the
+// VFS inode embedded at `vfs_inode_at` in an object of `size` bytes packed at `stride`, with the
+// filesystem's own fields that its getattr reads. The container is laid out from the kernel's
+// inode layout when that is the `inode_size`-byte struct its offsets were computed for.
+void read_filesystems(const Node& root, KernelSpec& k) {
+  const auto fs = root.optional("filesystems");
+  if (!fs) return;
+  if (!fs->is_map()) fs->fail("expected a mapping of filesystem (ext3, ext4) to its inode container");
+  using Getattr = KernelSpec::FsInodeCache::Getattr;
+  for (const std::string& name : fs->keys()) {
+    const Node e = fs->child_replacing(name);
+    if (name != "ext3" && name != "ext4") e.fail("unknown filesystem '" + name + "'; known: 'ext3', 'ext4'");
+    KernelSpec::FsInodeCache c;
+    c.layout = name + "_inode_info";
+    c.inode_size = e.child("inode_size").as_uint32();
+    c.vfs_inode_at = e.child("vfs_inode_at").as_uint32();
+    c.getattr = e.child("getattr").as_enum<Getattr>(
+        {{"generic", Getattr::kGeneric}, {"ext4", Getattr::kExt4}, {"ext4-locked", Getattr::kExt4Locked}});
+    std::map<std::string, std::uint32_t> own;
+    if (const auto f = e.optional("fields")) {
+      if (!f->is_map()) f->fail("expected a mapping of the filesystem's own field to its byte offset");
+      for (const std::string& field : f->keys()) {
+        if (field != "i_reserved_data_blocks" && field != "i_block_reservation_lock") {
+          f->child(field).fail(
+              "unknown field '" + field +
+              "'; known: 'i_reserved_data_blocks', 'i_block_reservation_lock' (what ext4's getattr reads)");
+        }
+        own[field] = f->child(field).as_uint32();
+      }
+    }
+    if (c.getattr != Getattr::kGeneric && !own.count("i_reserved_data_blocks")) {
+      e.child("getattr").fail("ext4's getattr reads i_reserved_data_blocks: give its offset under 'fields'");
+    }
+    if (c.getattr == Getattr::kExt4Locked && !own.count("i_block_reservation_lock")) {
+      e.child("getattr").fail("ext4-locked takes i_block_reservation_lock: give its offset under 'fields'");
+    }
+    // The container's size, stride and source are read as an offset layout's are, with the VFS
+    // inode's fields and the filesystem's own as its offsets.
+    ObjectLayout layout;
+    layout.type = c.layout;
+    layout.derived_from = "inode";
+    layout.size = e.child("size").as_uint32();
+    layout.stride = e.child("stride").as_uint32();
+    layout.source = e.child("source").as_string();
+    if (layout.source.empty()) e.child("source").fail("say where the container's size and offsets come from");
+    if (c.vfs_inode_at + c.inode_size > layout.size) {
+      e.child("size").fail("the VFS inode (" + std::to_string(c.inode_size) + " bytes at " +
+                           std::to_string(c.vfs_inode_at) + ") does not fit in " + std::to_string(layout.size) +
+                           " bytes");
+    }
+    if (layout.stride < layout.size || layout.stride % 8 != 0) {
+      e.child("stride").fail("stride must be a multiple of 8 bytes and at least the size (" +
+                             std::to_string(layout.size) + ")");
+    }
+    for (const auto& [field, at] : own) {
+      if (at >= layout.size)
+        e.child("fields").child(field).fail("beyond the container's " + std::to_string(layout.size) + " bytes");
+    }
+    const auto inode = k.layouts.find("inode");
+    if (inode == k.layouts.end() || !inode->second.slab_packed()) {
+      c.unavailable = "its struct inode is not laid out by byte offsets";
+    } else if (inode->second.size != c.inode_size) {
+      c.unavailable = "its " + name + " inode container was computed for a " + std::to_string(c.inode_size) +
+                      "-byte struct inode and this kernel's is " + std::to_string(inode->second.size) + " bytes";
+    } else {
+      for (const auto& [field, at] : inode->second.offsets) layout.offsets[field] = c.vfs_inode_at + at;
+      for (const auto& [field, at] : own) layout.offsets[field] = at;
+      layout.index();
+      k.layouts[c.layout] = std::move(layout);
+    }
+    k.filesystems[name] = std::move(c);
+  }
+}
+
 KernelSpec read_kernel(const Node& root, const std::string& file) {
   KernelSpec k;
   k.file = file;
@@ -276,6 +350,7 @@ KernelSpec read_kernel(const Node& root, const std::string& file) {
   k.dentry_hash_scale = scale.as_uint32();
   if (k.dentry_hash_scale < 8 || k.dentry_hash_scale > 30) scale.fail("dentry_hash_scale must be 8..30");
   read_layouts(root, k);
+  read_filesystems(root, k);
   read_scheduler(root, k);
   read_costs(root, k);
   if (!k.costs.cycles.count("context_switch")) {

@@ -137,5 +137,39 @@ TEST(KernelLoader, TheOpenWalksPinOfItsStartPointIsTheVariantsMechanism) {
   EXPECT_EQ(pinned.shared_rmw, unpinned.shared_rmw + 4);
 }
 
+// A disk filesystem's inode container (`filesystems:`) is the kernel's own inode layout moved by
+// `vfs_inode_at`, with the filesystem's fields at their offsets; a kernel whose struct inode is not
+// the one the offsets were computed for (2.6.20, 6.x) has none, and says why.
+TEST(KernelLoader, AFilesystemsInodeContainerIsTheKernelsInodeMovedByItsOffset) {
+  for (const char* name : {"linux-2.6.35", "linux-2.6.37", "linux-2.6.38", "vfs-scale-2010"}) {
+    const auto k = load_kernel(name, testing::kernel_dirs());
+    for (const char* fs : {"ext3", "ext4"}) {
+      const auto& c = k.filesystems.at(fs);
+      ASSERT_TRUE(c.unavailable.empty()) << name << " " << fs << ": " << c.unavailable;
+      const ObjectLayout& l = k.layouts.at(c.layout);
+      EXPECT_EQ(l.derived_from, "inode");
+      EXPECT_EQ(l.offsets.at("i_mode"), c.vfs_inode_at + k.layouts.at("inode").offsets.at("i_mode")) << name << fs;
+      EXPECT_GE(l.size, c.vfs_inode_at + k.layouts.at("inode").size) << name << fs;
+    }
+    EXPECT_GT(k.layouts.at("ext4_inode_info").offsets.at("i_reserved_data_blocks"),
+              k.filesystems.at("ext4").vfs_inode_at + k.layouts.at("inode").size)
+        << "beyond the VFS inode";
+  }
+  EXPECT_EQ(load_kernel("linux-2.6.35", testing::kernel_dirs()).filesystems.at("ext4").getattr,
+            KernelSpec::FsInodeCache::Getattr::kExt4Locked);
+  EXPECT_EQ(load_kernel("linux-2.6.37", testing::kernel_dirs()).filesystems.at("ext4").getattr,
+            KernelSpec::FsInodeCache::Getattr::kExt4);
+  const auto k20 = load_kernel("linux-2.6.20", testing::kernel_dirs());
+  EXPECT_NE(k20.filesystems.at("ext4").unavailable.find("536 bytes"), std::string::npos);
+  EXPECT_FALSE(k20.layouts.count("ext4_inode_info"));
+  EXPECT_FALSE(load_kernel("linux-6.x", testing::kernel_dirs()).filesystems.at("ext3").unavailable.empty());
+}
+
+TEST(KernelLoader, AnInodeContainerThatCannotHoldTheVfsInodeIsNamedWithItsKey) {
+  const auto e = error_of(testdata("bad-filesystem.yaml"));
+  EXPECT_EQ(e.key_path(), "filesystems.ext4.size");
+  EXPECT_NE(std::string(e.what()).find("does not fit in 952 bytes"), std::string::npos) << e.what();
+}
+
 }  // namespace
 }  // namespace walksim::kernel

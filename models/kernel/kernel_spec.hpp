@@ -60,6 +60,9 @@ struct StringHash {
 // object may start inside a line and share it with its neighbour (docs/kernels.md, "Layouts").
 struct ObjectLayout {
   std::string type;
+  // Made by the loader from another layout, not read from a file (a disk filesystem's inode
+  // container, from "inode"): `walksim layout move` cannot write it back.
+  std::string derived_from;
   std::vector<std::vector<std::string>> lines;  // by 64-byte line from the object's start (both forms)
   // Each line starts a machine cacheline of its own (`__cacheline_aligned_in_smp` globals): on a
   // machine with 128-byte lines they do not fold together.
@@ -156,6 +159,20 @@ struct KernelSpec {
 
   std::map<std::string, ObjectLayout> layouts;  // by object type
   CpuCosts costs;
+
+  // A disk filesystem's inode object, which embeds the VFS inode (ext3_inode_info, ext4_inode_info:
+  // docs/reference/diskfs-lstat.md §3), from the kernel YAML's optional `filesystems:`. When the
+  // kernel's own inode layout is the one the offsets were computed for, the loader adds the
+  // container to `layouts` (type "<name>_inode_info"); otherwise `unavailable` says why.
+  struct FsInodeCache {
+    enum class Getattr : std::uint8_t { kGeneric, kExt4, kExt4Locked };
+    std::string layout;                   // "ext4_inode_info"
+    std::uint32_t inode_size = 0;         // sizeof(struct inode) the offsets assume
+    std::uint32_t vfs_inode_at = 0;       // offset of the embedded VFS inode
+    Getattr getattr = Getattr::kGeneric;  // ext3: none (generic_fillattr); ext4: i_reserved_data_blocks
+    std::string unavailable;              // empty when `layout` is in `layouts`
+  };
+  std::map<std::string, FsInodeCache> filesystems;  // "ext3", "ext4"
 };
 
 // Per-run options of a variant (experiment YAML or command-line flags).

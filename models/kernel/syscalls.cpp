@@ -48,8 +48,8 @@ namespace {
 // reads i_flags (IS_PRIVATE), the inode's i_op says which getattr; generic_fillattr copies its
 // fields into the kstat in this order (s_dev through i_sb), and ramfs's simple_getattr for a
 // regular file adds i_mapping->nrpages (its own i_data); a disk filesystem's is generic_fillattr
-// alone (ext3 has no getattr; ext4's reads a field of its own inode container, which is not
-// modelled: docs/reference/diskfs-lstat.md §3). Then cp_new_stat (private work).
+// alone (ext3 has no getattr), and ext4's adds a field of its own inode container
+// (docs/reference/diskfs-lstat.md §3). Then cp_new_stat (private work).
 void getattr(Ctx& c, const Dentry& d) {
   const ObjId in = d.inode;
   c.e.load(d.obj, "d_inode");
@@ -61,9 +61,18 @@ void getattr(Ctx& c, const Dentry& d) {
                         "i_size", "i_blocks", "i_blkbits"}) {
     c.e.load(in, f);
   }
-  if (!d.dir && !d.symlink && !d.disk_fs) {
+  if (!d.dir && !d.symlink && !d.disk_fs()) {
     c.e.load(in, "i_mapping");
     c.e.load(in, "i_nrpages");
+  }
+  if (!d.dir && !d.symlink && d.fs == Filesystem::kExt4) {
+    // ext4_getattr (regular files only): the delayed-allocation blocks of its own inode container,
+    // under i_block_reservation_lock in 2.6.35 (docs/reference/diskfs-lstat.md §3).
+    using Getattr = KernelSpec::FsInodeCache::Getattr;
+    const bool locked = c.vfs.spec().filesystems.at("ext4").getattr == Getattr::kExt4Locked;
+    if (locked) c.e.lock(in, "i_block_reservation_lock");
+    c.e.load(in, "i_reserved_data_blocks");
+    if (locked) c.e.unlock(in, "i_block_reservation_lock");
   }
   c.e.compute("getattr");
 }

@@ -187,7 +187,7 @@ void set_up_tree(Vfs& vfs, DentryId cwd, const Syscall& s, const TraceRequest& r
       throw TraceRequestError("a disk filesystem's tree (--disk) is modelled for stat and lstat only, not '" +
                               to_string(s) + "': an open file's reference on its dentry is not counted there");
     }
-    for (DentryId d = 0; d < vfs.dentry_count(); ++d) vfs.dentry(d).disk_fs = true;
+    for (DentryId d = 0; d < vfs.dentry_count(); ++d) vfs.dentry(d).fs = Filesystem::kDisk;
   }
 }
 

@@ -265,15 +265,32 @@ void Vfs::hash_unlink(DentryId d) {
   x.hash_next = kNoDentry;
 }
 
+const std::string& Vfs::inode_type(Filesystem fs) const {
+  static const std::string kInode = "inode";
+  if (fs != Filesystem::kExt3 && fs != Filesystem::kExt4) return kInode;
+  const std::string name = fs == Filesystem::kExt3 ? "ext3" : "ext4";
+  const auto it = spec_.filesystems.find(name);
+  if (it == spec_.filesystems.end()) {
+    throw std::invalid_argument("kernel '" + spec_.name + "' has no " + name +
+                                " inode container (its YAML's `filesystems:` does not give one)");
+  }
+  if (!it->second.unavailable.empty()) {
+    throw std::invalid_argument("kernel '" + spec_.name + "' has no " + name +
+                                " inode container: " + it->second.unavailable);
+  }
+  return it->second.layout;
+}
+
 DentryId Vfs::add_dentry(DentryId parent, const std::string& name, bool dir, bool shared,
-                         std::optional<std::uint32_t> home, std::optional<CpuId> cpu) {
+                         std::optional<std::uint32_t> home, std::optional<CpuId> cpu, Filesystem fs) {
   if (child(parent, name)) throw std::invalid_argument("dentry '" + name + "' exists");
   Dentry d;
   d.name = name;
   d.parent = parent;
   d.dir = dir;
+  d.fs = fs;
   d.obj = new_object("dentry", "dentry '" + name + "'", shared, home, cpu);
-  d.inode = new_object("inode", "inode of '" + name + "'", shared, home, cpu);
+  d.inode = new_object(inode_type(fs), "inode of '" + name + "'", shared, home, cpu);
   d.bucket = bucket_of(parent, name);
   d.home = home ? static_cast<std::int32_t>(*home) : -1;
   dentries_.push_back(std::move(d));

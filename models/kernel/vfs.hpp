@@ -41,6 +41,10 @@ struct Object {
   bool free = false;        // on its CPU's free list (free_object), waiting to be allocated again
 };
 
+// What a tree is on: ramfs (dentries pinned), a disk filesystem with the VFS inode alone and
+// generic_fillattr (`kDisk`), or ext3/ext4 with their inode containers (KernelSpec::filesystems).
+enum class Filesystem : std::uint8_t { kRamfs, kDisk, kExt3, kExt4 };
+
 struct Dentry {
   std::string name;
   DentryId parent = kNoDentry;
@@ -52,12 +56,13 @@ struct Dentry {
   bool has_acl = false;     // a POSIX ACL is cached on the inode
   std::string link_target;  // for symlinks
   bool revalidate = false;  // the filesystem has ->d_revalidate for it (NFS-like); ramfs never
-  // It is on a disk filesystem (ext3, ext4, xfs...), not ramfs or tmpfs. Such a filesystem keeps no
-  // reference of its own on a dentry, where ramfs pins every positive one: an unused file's count is
-  // 0, and the dput that drops a walk's reference takes dput's slow path (Emitter::dput); a
-  // directory's count still holds a reference per cached child. Its getattr is generic_fillattr
-  // (ext3's; ramfs's simple_getattr also reads the page count).
-  bool disk_fs = false;
+  // The filesystem it is on. A disk filesystem keeps no reference of its own on a dentry, where
+  // ramfs pins every positive one: an unused file's count is 0, and the dput that drops a walk's
+  // reference takes dput's slow path (Emitter::dput); a directory's count still holds a reference
+  // per cached child. Its getattr is generic_fillattr (ramfs's simple_getattr also reads the page
+  // count; ext4's reads a field of its own inode container).
+  Filesystem fs = Filesystem::kRamfs;
+  bool disk_fs() const { return fs != Filesystem::kRamfs; }
   // Regular files: the one page-cache page their data lives in, made when it is first read or
   // written (Vfs::page_of; a stat never touches it), homed where the file was made.
   ObjId page = UINT32_MAX;
@@ -137,8 +142,14 @@ class Vfs {
   // Word ids handed out so far (fields of objects, hash buckets).
   std::uint32_t word_count() const { return next_word_; }
   std::optional<DentryId> child(DentryId parent, std::string_view name) const;
+  // `fs`: the filesystem the new dentry is on; ext3 and ext4 make its inode in their container
+  // (the kernel's `filesystems:`; std::invalid_argument naming the kernel when it has none).
   DentryId add_dentry(DentryId parent, const std::string& name, bool dir, bool shared,
-                      std::optional<std::uint32_t> home, std::optional<CpuId> cpu = std::nullopt);
+                      std::optional<std::uint32_t> home, std::optional<CpuId> cpu = std::nullopt,
+                      Filesystem fs = Filesystem::kRamfs);
+  // The layout type of an inode on `fs` ("inode" unless ext3/ext4), or std::invalid_argument saying
+  // why this kernel has no container for it.
+  const std::string& inode_type(Filesystem fs) const;
   // The page of regular file `d`, made on first use.
   ObjId page_of(Dentry& d);
   void remove_dentry(DentryId d);  // unlink: drop from parent and hash; the slot is not reused

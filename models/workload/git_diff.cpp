@@ -41,7 +41,7 @@ struct GitDiffParams {
   bool index_memory = true;  // the in-memory index: each entry's cache_entry read before its lstat
   Picos user_per_entry = 0;  // user-space work per index entry (ie_match_stat, the diff itself)
   std::uint32_t runs = 1;    // git diff runs in sequence
-  bool disk = true;          // the checkout is on a disk filesystem: its dentries are not pinned
+  kernel::Filesystem fs = kernel::Filesystem::kDisk;  // what the checkout is on
 };
 
 // Each process gets its own copy of the tree, and a copy costs about 3.8 KB of host memory per
@@ -90,14 +90,30 @@ constexpr Param<GitDiffParams> kParams[] = {
      [](const config::Node& n, GitDiffParams& p) { p.user_per_entry = config::operation_time(n); },
      [](const GitDiffParams& p) -> ParamValue { return time_text(p.user_per_entry); }},
     {"filesystem",
-     "what the checkout lives on: disk (a disk filesystem such as ext3 or ext4: no reference of its own on a "
-     "dentry, so each lstat's last dput brings the file's count to 0 and takes dput's slow path, in 2.6.20-2.6.37 "
-     "the global dcache_lock) or ramfs (every positive dentry pinned, as the other workloads' trees); the inodes and "
-     "getattr stay the generic VFS's either way",
+     "what the checkout lives on: disk (a disk filesystem: no reference of its own on a dentry, so each lstat's "
+     "last dput brings the file's count to 0 and takes dput's slow path, in 2.6.20-2.6.37 the global dcache_lock; "
+     "getattr is generic_fillattr; the inode is the VFS inode alone), ext3 or ext4 (the same, with the inode in "
+     "the filesystem's own container and ext4's getattr: kernels whose YAML gives `filesystems:`, 2.6.35-2.6.38), "
+     "or ramfs (every positive dentry pinned, as the other workloads' trees)",
      [](const config::Node& n, GitDiffParams& p) {
-       p.disk = n.as_enum<bool>({{"disk", true}, {"ramfs", false}});
+       p.fs = n.as_enum<kernel::Filesystem>({{"disk", kernel::Filesystem::kDisk},
+                                             {"ext3", kernel::Filesystem::kExt3},
+                                             {"ext4", kernel::Filesystem::kExt4},
+                                             {"ramfs", kernel::Filesystem::kRamfs}});
      },
-     [](const GitDiffParams& p) -> ParamValue { return std::string(p.disk ? "disk" : "ramfs"); }},
+     [](const GitDiffParams& p) -> ParamValue {
+       switch (p.fs) {
+         case kernel::Filesystem::kDisk:
+           return std::string("disk");
+         case kernel::Filesystem::kExt3:
+           return std::string("ext3");
+         case kernel::Filesystem::kExt4:
+           return std::string("ext4");
+         case kernel::Filesystem::kRamfs:
+           break;
+       }
+       return std::string("ramfs");
+     }},
     {"runs", "git diff runs in sequence per process (at least 1)",
      [](const config::Node& n, GitDiffParams& p) {
        p.runs = n.as_uint32();
@@ -241,6 +257,21 @@ class GitDiff final : public PerProcessWorkload {
     }
   }
   std::string op_unit() const override { return "lstat"; }
+  std::string check_kernel(const kernel::KernelSpec& k) const override {
+    if (p_.fs != kernel::Filesystem::kExt3 && p_.fs != kernel::Filesystem::kExt4) return {};
+    const std::string name = p_.fs == kernel::Filesystem::kExt3 ? "ext3" : "ext4";
+    const auto it = k.filesystems.find(name);
+    if (it == k.filesystems.end()) {
+      return "kernel '" + k.name + "' has no " + name +
+             " inode container (its YAML's `filesystems:` gives none): " + "git-diff's filesystem: " + name +
+             " cannot be modelled on it (filesystem: disk can)";
+    }
+    if (!it->second.unavailable.empty()) {
+      return "kernel '" + k.name + "' has no " + name + " inode container: " + it->second.unavailable +
+             "; git-diff's filesystem: " + name + " cannot be modelled on it (filesystem: disk can)";
+    }
+    return {};
+  }
   bool set_user_time(Picos t) override {
     p_.user_per_entry = t;
     return true;
@@ -277,15 +308,12 @@ class GitDiff final : public PerProcessWorkload {
     };
     for (const auto& d : tree_.dirs) {
       const auto [parent, name] = dir_of(d);
-      const kernel::DentryId dir = vfs.add_dentry(parent, name, true, shared, node);
-      vfs.dentry(dir).disk_fs = p_.disk;
-      dirs.emplace(d, dir);
+      dirs.emplace(d, vfs.add_dentry(parent, name, true, shared, node, std::nullopt, p_.fs));
     }
     std::map<std::string, std::string, std::less<>> links(tree_.symlinks.begin(), tree_.symlinks.end());
     for (const auto& f : tree_.files) {
       const auto [parent, name] = dir_of(f);
-      const kernel::DentryId d = vfs.add_dentry(parent, name, false, false, node);
-      vfs.dentry(d).disk_fs = p_.disk;
+      const kernel::DentryId d = vfs.add_dentry(parent, name, false, false, node, std::nullopt, p_.fs);
       if (const auto l = links.find(f); l != links.end()) {
         vfs.dentry(d).symlink = true;
         vfs.dentry(d).link_target = l->second;

@@ -63,6 +63,26 @@ TEST(GitDiff, OnADiskFilesystemEachLstatOf2635TakesDcacheLockInItsLastDput) {
   }
 }
 
+// ext3 and ext4 keep the disk filesystem's dput and put the inode in their own container; ext4's
+// getattr adds i_reserved_data_blocks, under i_block_reservation_lock in 2.6.35 only. A kernel
+// without the container (its struct inode is not the one the offsets were computed for) says so.
+TEST(GitDiff, Ext4sGetattrTakesItsReservationLockIn2635AndNotLater) {
+  const std::string shape = std::string(kSmall) + "mean_components: 4.0\nleading_dirs: false\n";
+  const auto disk35 = diff(shape + "filesystem: disk\n", "linux-2.6.35", 1);
+  EXPECT_NEAR(diff(shape + "filesystem: ext3\n", "linux-2.6.35", 1).atomic_rmw_per_op, disk35.atomic_rmw_per_op, 1e-9);
+  EXPECT_NEAR(diff(shape + "filesystem: ext4\n", "linux-2.6.35", 1).atomic_rmw_per_op, disk35.atomic_rmw_per_op + 1,
+              1e-9);
+  const auto disk37 = diff(shape + "filesystem: disk\n", "linux-2.6.37", 1);
+  EXPECT_NEAR(diff(shape + "filesystem: ext4\n", "linux-2.6.37", 1).atomic_rmw_per_op, disk37.atomic_rmw_per_op, 1e-9);
+  try {
+    diff(shape + "filesystem: ext4\n", "linux-6.x", 1);
+    ADD_FAILURE() << "linux-6.x has no ext4 inode container";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("kernel 'linux-6.x' has no ext4 inode container"), std::string::npos)
+        << e.what();
+  }
+}
+
 // dcache_lock is one global line: with several processes each diffing its own tree on a disk
 // filesystem, every lstat of 2.6.35 takes it, so the line moves between them at most lstats (2,400
 // here); on ramfs no lstat takes it.

@@ -127,6 +127,9 @@ class Workload {
   virtual std::string check_run(std::uint32_t /*threads*/, std::uint32_t /*nodes*/, std::uint32_t /*cpus*/) const {
     return {};
   }
+  // Checks, before any run, that the workload's parameters can be modelled on kernel `k`; a
+  // non-empty message says why not, for the caller to report at the kernel's entry.
+  virtual std::string check_kernel(const kernel::KernelSpec& /*k*/) const { return {}; }
   // Whether this workload, with the parameters it was made with, can depend on the seed, and can
   // sleep on a mutex; nullopt: what its kind claims (WorkloadKind::seeded, may_sleep), which holds
   // for every parameter of most workloads. lock-loop says so for several locks, or a mutex.

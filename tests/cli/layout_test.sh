@@ -78,6 +78,10 @@ expect 2 "key '--to-line'.*no free 16-byte place" -- layout move linux-6.1-debia
 expect 2 "key '--field'.*did you mean 'd_name'" -- layout move linux-6.x --field dentry.d_nam --to-line 1 --out "$tmp/kept.yaml"
 expect 2 "expected TYPE.FIELD" -- layout move linux-6.x --field d_name --to-line 1 --out "$tmp/kept.yaml"
 expect 2 "no object type 'dentri'.*did you mean 'dentry'" -- layout show linux-6.x --struct dentri
+# A filesystem's inode container is laid out from the kernel's inode: shown, but moved only there.
+expect 0 "struct ext4_inode_info" -- layout show linux-2.6.37 --struct ext4_inode_info
+expect 2 "key '--field': 'ext4_inode_info' is laid out from 'inode'" -- \
+  layout move linux-2.6.37 --field ext4_inode_info.i_mode --to-line 1 --out "$tmp/kept.yaml"
 [ "$(cat "$tmp/kept.yaml")" = "keep me" ] && ok "a refused move leaves --out as it was" || no "a refused move changed --out"
 ls "$tmp"/bad.* >/dev/null 2>&1 && no "a refused import wrote a file" || ok "no refused import wrote a file"
 ls -a "$tmp" | grep -q walksim-layout && no "a scratch directory was left behind" || ok "no scratch directory left behind"

@@ -268,6 +268,8 @@ void read_kernels(const Node& root, const std::string& config_root, const machin
         name_node.fail("kernel '" + name + "' has no ACL pointer in its struct inode (i_acl arrived in 2.6.30): " +
                        "posix_acl cannot be modelled on it");
       }
+      const workload::Workload& w = params ? *made.back() : *made.front();
+      if (const std::string why = w.check_kernel(spec); !why.empty()) name_node.fail(why);
     } catch (const config::ConfigError& err) {
       if (err.mark().file.empty()) name_node.fail(err.message());
       throw;
@@ -329,6 +331,9 @@ void expand_vary(const Node& root, const std::string& config_root, const workloa
           params_for(e.axes, c, e.kernel_params[k] ? e.kernel_params[k] : e.workload_params);
       made.push_back(kind.make(params ? &*params : nullptr));
       if (params) params->finish();  // an axis naming no parameter of the workload
+      if (const std::string why = made.back()->check_kernel(ks); !why.empty()) {
+        vary->fail("with " + combination_label(e.axes, c) + ": " + why);
+      }
       x.kernels.push_back(e.kernels[k] + " " + combination_label(e.axes, c));
       x.kernel_variants.push_back(e.kernel_variants[k]);
       x.kernel_options.push_back(e.kernel_options[k]);

@@ -315,5 +315,25 @@ TEST(Vary, AMistakenPathOrValueIsNamedWhereTheExperimentWritesIt) {
   EXPECT_NE(e.find("cannot vary"), std::string::npos) << e;
 }
 
+// git-diff on ext3 or ext4 needs the kernel's inode container (`filesystems:`): one whose struct
+// inode is not laid out by offsets (linux-6.x) is refused at its entry, before anything runs.
+TEST(ExperimentLoader, AFilesystemTheKernelHasNoInodeContainerForIsRefusedAtItsEntry) {
+  const std::string yaml = R"(name: fs
+description: "x"
+machine: westmere-ep-2s12c
+kernels: [linux-2.6.37, linux-6.x]
+workload: {kind: git-diff, params: {files: 3000, dirs: 200, filesystem: ext4}}
+threads: [1]
+run: {ops_per_process: 3000, warmup_ops: 0}
+)";
+  std::string key;
+  const std::string e = load(yaml, &key);
+  EXPECT_EQ(key, "kernels[1]");
+  EXPECT_NE(e.find("kernel 'linux-6.x' has no ext4 inode container"), std::string::npos) << e;
+  std::string fine = yaml;
+  fine.replace(fine.find("kernels: [linux-2.6.37, linux-6.x]"), 34, "kernels: [linux-2.6.37, linux-2.6.38]");
+  EXPECT_EQ(load(fine), "");
+}
+
 }  // namespace
 }  // namespace walksim::experiment

@@ -262,6 +262,12 @@ kernel::ObjectLayout moved_layout(const kernel::KernelSpec& k, const MoveOpts& o
                                   const std::string& field, bool swapping, layout::Move& done) {
   try {
     const kernel::ObjectLayout& from = layout_of(k, type, "--field");
+    if (!from.derived_from.empty()) {
+      throw config::ConfigError({}, "--field",
+                                "'" + type + "' is laid out from '" + from.derived_from +
+                                    "' (the kernel's `filesystems:`); move the field in '" + from.derived_from +
+                                    "' instead");
+    }
     if (swapping) return layout::swap_fields(from, field, swap_partners(o.swap, type), done);
     return layout::move_field(from, field, o.line, o.grow, o.stride, done);
   } catch (const layout::LayoutError& e) {
