@@ -266,8 +266,8 @@ void Vfs::hash_unlink(DentryId d) {
 }
 
 const std::string& Vfs::inode_type(Filesystem fs) const {
-  static const std::string kInode = "inode";
-  if (fs != Filesystem::kExt3 && fs != Filesystem::kExt4) return kInode;
+  static const std::string plain_inode = "inode";
+  if (fs != Filesystem::kExt3 && fs != Filesystem::kExt4) return plain_inode;
   const std::string name = fs == Filesystem::kExt3 ? "ext3" : "ext4";
   const auto it = spec_.filesystems.find(name);
   if (it == spec_.filesystems.end()) {
