@@ -265,20 +265,41 @@ void Vfs::hash_unlink(DentryId d) {
   x.hash_next = kNoDentry;
 }
 
+const std::vector<std::pair<std::string, Filesystem>>& filesystem_names() {
+  static const std::vector<std::pair<std::string, Filesystem>> names{{"disk", Filesystem::kDisk},
+                                                                     {"ext3", Filesystem::kExt3},
+                                                                     {"ext4", Filesystem::kExt4},
+                                                                     {"ramfs", Filesystem::kRamfs}};
+  return names;
+}
+
+std::string filesystem_name(Filesystem fs) {
+  for (const auto& [name, f] : filesystem_names()) {
+    if (f == fs) return name;
+  }
+  throw std::logic_error("a filesystem without a name");
+}
+
+std::string inode_container_problem(const KernelSpec& k, Filesystem fs) {
+  if (fs != Filesystem::kExt3 && fs != Filesystem::kExt4) return {};
+  const std::string name = filesystem_name(fs);
+  const auto it = k.filesystems.find(name);
+  if (it == k.filesystems.end()) {
+    return "kernel '" + k.name + "' has no " + name + " inode container (its YAML's `filesystems:` gives none)";
+  }
+  if (!it->second.unavailable.empty()) {
+    return "kernel '" + k.name + "' has no " + name + " inode container: " + it->second.unavailable;
+  }
+  return {};
+}
+
 const std::string& Vfs::inode_type(Filesystem fs) const {
   static const std::string plain_inode = "inode";
   if (fs != Filesystem::kExt3 && fs != Filesystem::kExt4) return plain_inode;
-  const std::string name = fs == Filesystem::kExt3 ? "ext3" : "ext4";
-  const auto it = spec_.filesystems.find(name);
-  if (it == spec_.filesystems.end()) {
-    throw std::invalid_argument("kernel '" + spec_.name + "' has no " + name +
-                                " inode container (its YAML's `filesystems:` does not give one)");
+  if (const std::string problem = inode_container_problem(spec_, fs); !problem.empty()) {
+    throw std::invalid_argument(problem);
   }
-  if (!it->second.unavailable.empty()) {
-    throw std::invalid_argument("kernel '" + spec_.name + "' has no " + name +
-                                " inode container: " + it->second.unavailable);
-  }
-  return it->second.layout;
+  return spec_.filesystems.at(filesystem_name(fs)).layout;
 }
 
 DentryId Vfs::add_dentry(DentryId parent, const std::string& name, bool dir, bool shared,

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "models/coherence/memory_system.hpp"
@@ -44,6 +45,13 @@ struct Object {
 // What a tree is on: ramfs (dentries pinned), a disk filesystem with the VFS inode alone and
 // generic_fillattr (`kDisk`), or ext3/ext4 with their inode containers (KernelSpec::filesystems).
 enum class Filesystem : std::uint8_t { kRamfs, kDisk, kExt3, kExt4 };
+// Each filesystem by the name experiments give it ("ramfs", "disk", "ext3", "ext4").
+const std::vector<std::pair<std::string, Filesystem>>& filesystem_names();
+std::string filesystem_name(Filesystem fs);
+// Why kernel `k` has no inode container for `fs` (none in its `filesystems:`, or one laid out for
+// another struct inode), as "kernel 'K' has no ext4 inode container...": empty when it has one, or
+// when `fs` needs none.
+std::string inode_container_problem(const KernelSpec& k, Filesystem fs);
 
 struct Dentry {
   std::string name;

@@ -95,25 +95,8 @@ constexpr Param<GitDiffParams> kParams[] = {
      "getattr is generic_fillattr; the inode is the VFS inode alone), ext3 or ext4 (the same, with the inode in "
      "the filesystem's own container and ext4's getattr: kernels whose YAML gives `filesystems:`, 2.6.35-2.6.38), "
      "or ramfs (every positive dentry pinned, as the other workloads' trees)",
-     [](const config::Node& n, GitDiffParams& p) {
-       p.fs = n.as_enum<kernel::Filesystem>({{"disk", kernel::Filesystem::kDisk},
-                                             {"ext3", kernel::Filesystem::kExt3},
-                                             {"ext4", kernel::Filesystem::kExt4},
-                                             {"ramfs", kernel::Filesystem::kRamfs}});
-     },
-     [](const GitDiffParams& p) -> ParamValue {
-       switch (p.fs) {
-         case kernel::Filesystem::kDisk:
-           return std::string("disk");
-         case kernel::Filesystem::kExt3:
-           return std::string("ext3");
-         case kernel::Filesystem::kExt4:
-           return std::string("ext4");
-         case kernel::Filesystem::kRamfs:
-           break;
-       }
-       return std::string("ramfs");
-     }},
+     [](const config::Node& n, GitDiffParams& p) { p.fs = n.as_enum(kernel::filesystem_names()); },
+     [](const GitDiffParams& p) -> ParamValue { return kernel::filesystem_name(p.fs); }},
     {"runs", "git diff runs in sequence per process (at least 1)",
      [](const config::Node& n, GitDiffParams& p) {
        p.runs = n.as_uint32();
@@ -258,19 +241,10 @@ class GitDiff final : public PerProcessWorkload {
   }
   std::string op_unit() const override { return "lstat"; }
   std::string check_kernel(const kernel::KernelSpec& k) const override {
-    if (p_.fs != kernel::Filesystem::kExt3 && p_.fs != kernel::Filesystem::kExt4) return {};
-    const std::string name = p_.fs == kernel::Filesystem::kExt3 ? "ext3" : "ext4";
-    const auto it = k.filesystems.find(name);
-    if (it == k.filesystems.end()) {
-      return "kernel '" + k.name + "' has no " + name +
-             " inode container (its YAML's `filesystems:` gives none): " + "git-diff's filesystem: " + name +
-             " cannot be modelled on it (filesystem: disk can)";
-    }
-    if (!it->second.unavailable.empty()) {
-      return "kernel '" + k.name + "' has no " + name + " inode container: " + it->second.unavailable +
-             "; git-diff's filesystem: " + name + " cannot be modelled on it (filesystem: disk can)";
-    }
-    return {};
+    const std::string problem = kernel::inode_container_problem(k, p_.fs);
+    if (problem.empty()) return {};
+    const std::string fs = kernel::filesystem_name(p_.fs);
+    return problem + "; git-diff's filesystem: " + fs + " cannot be modelled on it (filesystem: disk can)";
   }
   bool set_user_time(Picos t) override {
     p_.user_per_entry = t;
