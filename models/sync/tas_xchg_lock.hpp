@@ -17,8 +17,10 @@ class TasXchgLock final : public SyncPrimitive {
   std::string_view kind() const override { return "tas"; }
   bool supports(SyncAction a) const override { return a == SyncAction::kAcquire || a == SyncAction::kRelease; }
 
-  // libslock's loop is `while (TAS_U8(l)) PAUSE;`. No cycle count of PAUSE on AMD family 10h was
-  // found; Intel's optimization manual gives about 10 cycles before Skylake (estimate).
+  // libslock's loop is `while (TAS_U8(l)) PAUSE;`. An estimate of 10 cycles for every machine:
+  // InstLatX64 measures PAUSE at 2-4 cycles on K10 and 9 on Nehalem and Westmere
+  // (docs/reference/instlat-locked-ops.md), and SSYNC Fig. 5's TAS rows move by at most 5% between
+  // 2 and 10 cycles, so it is not made a machine parameter.
   static constexpr Picos kPauseCycles = 10;
 
  protected:
