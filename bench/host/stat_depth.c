@@ -10,8 +10,9 @@
  * DIR/NAME/NAME/.../NAME with a file "file.c" at every level, times ITERATIONS lstat()s of each
  * depth (best of 25 samples), and fits cycles = a + b * components by least squares. Each sample
  * is converted to cycles by the clock measured right after it with a chain of dependent adds (one
- * per cycle on every x86 core since the P6): on a shared host the clock moves. Used by scripts/measure-component-cost.sh; docs/reference/component-cost.md
- * has the numbers it gave and how the model uses them. */
+ * per cycle on every x86 core since the P6): on a shared host the clock moves. Used by
+ * scripts/measure-component-cost.sh; docs/reference/component-cost.md has the numbers it gave and
+ * how the model uses them. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
