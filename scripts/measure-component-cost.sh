@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures what one path component costs this machine's kernel (bench/host/stat_depth.c: lstat of a
-# cached file at depth 1..16, the slope of time against components), for names of 1, 5 and 9
+# cached file at 1 to 17 path components, the slope of time against components), for names of 1, 5 and 9
 # characters, pinned to one CPU. The numbers of a run are in docs/reference/component-cost.md.
 #   scripts/measure-component-cost.sh [DIR]    # DIR: where to build the trees (default: a temporary one)
 set -euo pipefail
