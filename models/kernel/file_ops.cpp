@@ -183,6 +183,7 @@ std::optional<DentryId> lookup_hash(Ctx& c, DentryId dir, const std::string& nam
   const char* lock = c.vfs.spec().d_count == DCount::kLockref ? "d_lockref" : "d_lock";
   c.e.lock(d.obj, lock);
   c.e.load(d.obj, "d_iname");
+  c.e.compute("name_compare_byte", static_cast<double>(d.name.size()));
   c.e.d_count_inc_locked(*found);
   c.e.unlock(d.obj, lock);
   return found;

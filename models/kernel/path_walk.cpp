@@ -70,10 +70,13 @@ void drop_rcu(Emitter& e, DentryId d) {
 
 // The name compare: the inline name, and its tail when the name is too long for the part of
 // d_iname that shares the first line (2.6.38: 8 bytes including the NUL).
+// The compare itself is a loop over the name's bytes in 2.6.x (lib/string.c memcmp, 2.6.38's
+// dentry_cmp), a word at a time from 3.x: `name_compare_byte` per byte.
 void load_name(Emitter& e, DentryId d) {
   const auto& x = e.vfs().dentry(d);
   e.load(x.obj, "d_iname");
   if (x.name.size() >= 8 && e.vfs().has_field(x.obj, "d_iname_tail")) e.load(x.obj, "d_iname_tail");
+  e.compute("name_compare_byte", static_cast<double>(x.name.size()));
 }
 
 // nameidata_dentry_drop_rcu: pin both the directory and the dentry just looked up, leave rcu mode.
@@ -234,6 +237,9 @@ class PathWalk {
   Step component() {
     const std::string_view name = comps_[i_];
     const bool last = i_ + 1 == comps_.size();
+    // link_path_walk hashes every component, "." and ".." and the parent's last one included,
+    // before it looks at it: byte by byte (partial_name_hash) until 3.x's word-at-a-time hash_name.
+    e_.compute("name_hash_byte", static_cast<double>(name.size()));
     if (last && req_.want_parent && name != "." && name != "..") {
       res_.last = name;
       return Step::kParentReached;

@@ -338,7 +338,12 @@ void SyscallExpander::expand(const Syscall& s, Process& p, bool force_ref, Expan
   Ctx c{e, p, vfs_, opts_, stats, force_ref, out};
   const SysTraits& t = sys_traits(s.sys);
   if (t.syscall_entry) e.compute("syscall");  // the microbenchmarks' operations have none around them
-  if (t.getnames) e.compute("getname", t.getnames);
+  if (t.getnames) {
+    // getname: the names_cache buffer, then strncpy_from_user of each path with its NUL.
+    e.compute("getname", t.getnames);
+    const std::size_t bytes = s.path.size() + 1 + (t.getnames > 1 ? s.path2.size() + 1 : 0);
+    e.compute("getname_byte", static_cast<double>(bytes));
+  }
   kExpanders[static_cast<std::size_t>(s.sys)].expand(c, s);
 }
 
