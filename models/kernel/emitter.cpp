@@ -50,8 +50,8 @@ void Emitter::hash_bucket_lock(std::uint32_t bucket, bool lock) {
 void Emitter::compute(std::string_view step, double times) {
   const auto* it = vfs_.step_cost(step);
   if (!it) {
-    throw std::invalid_argument("kernel '" + spec().name + "' has no cpu_costs entry for step '" + std::string(step) +
-                                "'");
+    throw MissingCost("kernel '" + spec().name + "' has no cpu_costs entry for step '" + std::string(step) + "'",
+                      std::string(step));
   }
   KOp op;
   op.kind = KOpKind::kCompute;

@@ -4,12 +4,26 @@
 // (dget, dput, mntget, mntput, fs_lock...), so the walk and syscall code reads like the kernel.
 #pragma once
 
+#include <stdexcept>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "models/kernel/vfs.hpp"
 
 namespace walksim::kernel {
+
+// A compute step the kernel's cpu_costs do not price: the loader reports it at `cpu_costs`, naming
+// the step, rather than at the layouts its field check was expanding.
+class MissingCost : public std::invalid_argument {
+ public:
+  MissingCost(const std::string& what, std::string step) : std::invalid_argument(what), step_(std::move(step)) {}
+  const std::string& step() const { return step_; }
+
+ private:
+  std::string step_;
+};
 
 class Emitter {
  public:

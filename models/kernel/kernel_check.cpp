@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "models/coherence/memory_system.hpp"
+#include "models/kernel/emitter.hpp"
 #include "models/kernel/syscalls.hpp"
 
 namespace walksim::kernel {
@@ -64,11 +65,13 @@ void expand_every_call(const KernelSpec& spec, FieldsUsed* used) {
 }
 }  // namespace
 
-std::optional<std::string> check_kernel_fields(const KernelSpec& spec) {
+std::optional<KernelProblem> check_kernel_fields(const KernelSpec& spec) {
   try {
     expand_every_call(spec, nullptr);
+  } catch (const MissingCost& e) {
+    return KernelProblem{e.what(), e.step()};
   } catch (const std::invalid_argument& e) {
-    return std::string(e.what());
+    return KernelProblem{e.what(), {}};
   }
   return std::nullopt;
 }

@@ -12,8 +12,14 @@
 
 namespace walksim::kernel {
 
-// The first problem found ("object type 'dentry' has no field 'd_lock'..."), or nullopt.
-std::optional<std::string> check_kernel_fields(const KernelSpec& spec);
+// The first problem found ("object type 'dentry' has no field 'd_lock'..."), or nullopt. A compute
+// step without a cpu_costs entry is reported with its name in `missing_cost` (the loader points at
+// cpu_costs for it, at the layouts for everything else).
+struct KernelProblem {
+  std::string message;
+  std::string missing_cost;
+};
+std::optional<KernelProblem> check_kernel_fields(const KernelSpec& spec);
 
 // Every (object type, field) the variant's syscalls read or write in that same expansion, and the
 // fields they only ask about (`has_field`, such as d_iname_tail): what an imported layout must

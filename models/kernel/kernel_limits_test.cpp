@@ -74,6 +74,23 @@ TEST_F(KernelLimits, AKernelWithoutTheFutexCostIsRefusedAtLoad) {
   EXPECT_TRUE(contains(e.message(), "no cpu_costs entry 'futex'")) << e.what();
 }
 
+// Any step the kernel's calls charge (here the per-byte name hash) missing from a kernel file of its
+// own is refused at load at the cpu_costs key, naming the step; before, it was reported at
+// `layouts`, the part of the load whose trial expansion happened to find it.
+TEST_F(KernelLimits, AKernelWithoutAStepItsCallsChargeIsRefusedAtItsCpuCosts) {
+  std::ifstream base(std::string(WALKSIM_SOURCE_DIR) + "/configs/kernels/linux-2.6.35.yaml");
+  std::string text, line;
+  while (std::getline(base, line)) {
+    if (line.rfind("name: ", 0) == 0) line = "name: kbytes";
+    if (line.rfind("  name_hash_byte:", 0) != 0) text += line + "\n";
+  }
+  const fs::path p = dir_ / "kbytes.yaml";
+  std::ofstream(p) << text;
+  const auto e = load_error(p.string());
+  EXPECT_EQ(e.key_path(), "cpu_costs");
+  EXPECT_TRUE(contains(e.message(), "no cpu_costs entry 'name_hash_byte'")) << e.what();
+}
+
 // glibc's pthread mutex is a user-space lock: a lock-loop may take it, a kernel cannot be built on it.
 TEST_F(KernelLimits, AUserSpaceLockIsNotAKernelsMutex) {
   const auto e = load_error(child("kpm", "locking:\n  mutex: pthread-mutex\n"));

@@ -368,7 +368,12 @@ KernelSpec read_kernel(const Node& root, const std::string& file) {
   // checked against the real machine later (check_kernel_fits_machine), so it is not tried here.
   KernelSpec on_one_node = k;
   on_one_node.boot_node = 0;
-  if (const auto problem = check_kernel_fields(on_one_node)) root.child("layouts").fail(*problem);
+  if (const auto problem = check_kernel_fields(on_one_node)) {
+    if (!problem->missing_cost.empty()) {
+      root.child("cpu_costs").fail("no cpu_costs entry '" + problem->missing_cost + "' (a step the kernel's calls charge)");
+    }
+    root.child("layouts").fail(problem->message);
+  }
   return k;
 }
 
