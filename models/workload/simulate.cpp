@@ -109,6 +109,7 @@ void set_rates(const CommonWindow& window, const ProcessSums& s, RunResult& r) {
   if (const auto w = window.result(); w.common) {
     const double span = static_cast<double>(w.hi - w.lo) * 1e-12;
     r.ops_per_s = static_cast<double>(w.in) / span;
+    r.window_share = r.ops ? static_cast<double>(w.in) / static_cast<double>(r.ops) : 0;
     r.bytes_per_s = static_cast<double>(s.bytes) * (static_cast<double>(w.in) / static_cast<double>(r.ops)) / span;
   } else if (s.last > s.first && r.ops) {
     const double span = static_cast<double>(s.last - s.first) * 1e-12;

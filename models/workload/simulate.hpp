@@ -68,6 +68,10 @@ struct RunResult {
   std::uint64_t calls = 0;
   std::uint64_t failed = 0;
   double ops_per_s = 0;  // measured ops in the window common to every process, over its length
+  // Of the measured ops, the share completed in that common window: what the throughput rests on.
+  // Low when the processes' measured phases hardly overlap (unequal speeds, a staggered start);
+  // 0 when they do not overlap at all and the union of the windows was used instead.
+  double window_share = 0;
   double bytes_per_s = 0;
   double ns_per_op = 0;  // mean over processes of (measured window / ops)
   // The same less each process's user time per operation: how long an operation spends in its

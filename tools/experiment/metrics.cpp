@@ -141,6 +141,8 @@ constexpr MetricDef kMetrics[] = {
      nullptr, false, false, C::kAlways, "ns per measured operation waited for mem_upgrade accesses"},
     {"smt_cores", U::kCount, A::kMax, [](const MetricInput& in) { return static_cast<double>(in.run.smt_cores); },
      nullptr, false, false, C::kAlways, "cores running two of the point's processes on SMT siblings"},
+    {"window_share", U::kFraction, A::kMean, [](const MetricInput& in) { return in.run.window_share; },
+     nullptr, false, false, C::kAlways, "share of the measured operations completed in the window in which every process was measuring, over which throughput is counted (0: the windows did not overlap and their union was used); below 0.3 the row is marked `w`"},
 };
 // clang-format on
 

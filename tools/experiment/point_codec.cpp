@@ -25,6 +25,7 @@ nlohmann::json point_to_json(const workload::RunResult& r) {
   j["calls"] = r.calls;
   j["failed"] = r.failed;
   j["ops_per_s"] = r.ops_per_s;
+  j["window_share"] = r.window_share;
   j["bytes_per_s"] = r.bytes_per_s;
   j["ns_per_op"] = r.ns_per_op;
   j["call_ns_per_op"] = r.call_ns_per_op;
@@ -61,6 +62,7 @@ workload::RunResult point_from_json(const nlohmann::json& j) {
   r.calls = get<std::uint64_t>(j, "calls");
   r.failed = get<std::uint64_t>(j, "failed");
   r.ops_per_s = get<double>(j, "ops_per_s");
+  r.window_share = get<double>(j, "window_share");
   r.bytes_per_s = get<double>(j, "bytes_per_s");
   r.ns_per_op = get<double>(j, "ns_per_op");
   r.call_ns_per_op = get<double>(j, "call_ns_per_op");

@@ -84,8 +84,12 @@ int label_width(const ExperimentResult& r) {
 
 // Which marks the rows table used, so that each is explained once below it.
 struct RowFlags {
-  bool disagree = false, smt = false, bytes_over = false;
+  bool disagree = false, smt = false, bytes_over = false, short_window = false;
 };
+
+// Below this share of its measured operations in the common window, a row's throughput rests on a
+// short stretch of the run and is marked (`w`).
+constexpr double kShortWindowShare = 0.3;
 
 // One line per row: throughput with its spread, ns/op, scaling, RMW/op, CPU use, times, marks.
 RowFlags print_rows(const ExperimentResult& r, std::ostream& out) {
@@ -100,10 +104,13 @@ RowFlags print_rows(const ExperimentResult& r, std::ostream& out) {
     f.disagree |= disagree;
     f.smt |= row.value("smt_cores") > 0;
     f.bytes_over |= bytes_over;
+    const bool short_window = row.value("window_share") < kShortWindowShare;
+    f.short_window |= short_window;
     std::string flags;
     if (disagree) flags += " !";
     if (row.value("smt_cores") > 0) flags += " S";
     if (bytes_over) flags += " b";
+    if (short_window) flags += " w";
     fmt::print(out, "{:<{}} {:>7} {:>12} {:>7} {:<10} {:>10.1f} {:>9.1f} {:>9.2f} {:>6.0f} {:>10.4g} {:>10.4g}{}\n",
                row.kernel, lw, row.threads, si(t.mean), pm(t, r.seeded), row.throughput_unit, row.value("ns_per_op"),
                row.value("scaling_pct"), row.value("atomic_rmw_per_op"), 100 * row.value("cpu_utilisation"),
@@ -136,6 +143,15 @@ void print_flag_notes(const ExperimentResult& r, const RowFlags& f, std::ostream
     fmt::print(out,
                "!  the repeats of this point disagree by more than 10% (max - min over the mean): the model is "
                "sensitive here; read the mean with its spread\n");
+  }
+  if (f.short_window) {
+    fmt::print(out,
+               "w  under {:.0f}% of the measured operations fall in the window in which every process was measuring, "
+               "over which throughput is counted (window_share in results.csv; 0: no such window): the processes' "
+               "measured phases hardly overlap (unequal speeds, a staggered start), so the throughput rests on a "
+               "short stretch of the run and can move far more than the cost per operation; lengthen the run "
+               "(ops_per_process) and read ns/op beside it\n",
+               100 * kShortWindowShare);
   }
   if (f.smt) {
     fmt::print(out,

@@ -291,5 +291,21 @@ TEST(ValidationPlot, PredictionsInAndOutOfToleranceAndCalibrationsAreThreeBlocks
   EXPECT_NE(script.find("set output 'validation.png'"), std::string::npos);
 }
 
+// A stat loop's processes start together and run at one speed, so nearly all of their measured
+// stats fall in the common window and no row is marked; a row whose share is low is marked `w`
+// and the note says what it means.
+TEST(Writers, AThroughputCountedOverAShortCommonWindowIsMarked) {
+  ExperimentResult r = small_result("k");
+  std::ostringstream plain;
+  print_summary(r, plain);
+  for (const auto& x : r.rows) EXPECT_GT(x.value("window_share"), 0.9) << x.kernel << " x" << x.threads;
+  EXPECT_EQ(plain.str().find("window in which every process was measuring"), std::string::npos) << plain.str();
+  r.rows.back().metrics["window_share"].mean = 0.12;
+  std::ostringstream out;
+  print_summary(r, out);
+  EXPECT_NE(out.str().find(" w\n"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("lengthen the run"), std::string::npos) << out.str();
+}
+
 }  // namespace
 }  // namespace walksim::experiment
