@@ -147,10 +147,12 @@ void print_flag_notes(const ExperimentResult& r, const RowFlags& f, std::ostream
   if (f.short_window) {
     fmt::print(out,
                "w  under {:.0f}% of the measured operations fall in the window in which every process was measuring, "
-               "over which throughput is counted (window_share in results.csv; 0: no such window): the processes' "
-               "measured phases hardly overlap (unequal speeds, a staggered start), so the throughput rests on a "
-               "short stretch of the run and can move far more than the cost per operation; lengthen the run "
-               "(ops_per_process) and read ns/op beside it\n",
+               "over which throughput is counted (window_share in results.csv; 0: there was no such window, and the "
+               "throughput is the union's, every measured operation over the whole measured span): the processes "
+               "ran at unequal speeds (SMT siblings; an unfair lock, which lets some finish their operations early) "
+               "or started staggered, so the throughput is not that of all of them running together and can move "
+               "far more than the cost per operation; read ns/op beside it, and for a staggered start lengthen the "
+               "run (ops_per_process)\n",
                100 * kShortWindowShare);
   }
   if (f.smt) {
