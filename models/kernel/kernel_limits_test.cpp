@@ -36,6 +36,19 @@ class KernelLimits : public ::testing::Test {
     return p.string();
   }
 
+  // A kernel file `name` of its own (no extends:): linux-2.6.35.yaml without its cpu_costs entry `step`.
+  std::string own_kernel_without(const std::string& name, const std::string& step) {
+    std::ifstream base(std::string(WALKSIM_SOURCE_DIR) + "/configs/kernels/linux-2.6.35.yaml");
+    std::string text, line;
+    while (std::getline(base, line)) {
+      if (line.rfind("name: ", 0) == 0) line = "name: " + name;
+      if (line.rfind("  " + step + ":", 0) != 0) text += line + "\n";
+    }
+    const fs::path p = dir_ / (name + ".yaml");
+    std::ofstream(p) << text;
+    return p.string();
+  }
+
   static config::ConfigError load_error(const std::string& path) {
     try {
       load_kernel(path, testing::kernel_dirs());
@@ -61,15 +74,7 @@ TEST_F(KernelLimits, AHugeStepCostIsRefusedInsteadOfVanishingInTheConversion) {
 // A kernel file of its own (no extends:) without the futex calls' cost is refused at load, at its
 // cpu_costs key, rather than when a pthread mutex first sleeps in the middle of a run.
 TEST_F(KernelLimits, AKernelWithoutTheFutexCostIsRefusedAtLoad) {
-  std::ifstream base(std::string(WALKSIM_SOURCE_DIR) + "/configs/kernels/linux-2.6.35.yaml");
-  std::string text, line;
-  while (std::getline(base, line)) {
-    if (line.rfind("name: ", 0) == 0) line = "name: kfutex";
-    if (line.rfind("  futex:", 0) != 0) text += line + "\n";
-  }
-  const fs::path p = dir_ / "kfutex.yaml";
-  std::ofstream(p) << text;
-  const auto e = load_error(p.string());
+  const auto e = load_error(own_kernel_without("kfutex", "futex"));
   EXPECT_EQ(e.key_path(), "cpu_costs");
   EXPECT_TRUE(contains(e.message(), "no cpu_costs entry 'futex'")) << e.what();
 }
@@ -78,15 +83,7 @@ TEST_F(KernelLimits, AKernelWithoutTheFutexCostIsRefusedAtLoad) {
 // own is refused at load at the cpu_costs key, naming the step; before, it was reported at
 // `layouts`, the part of the load whose trial expansion happened to find it.
 TEST_F(KernelLimits, AKernelWithoutAStepItsCallsChargeIsRefusedAtItsCpuCosts) {
-  std::ifstream base(std::string(WALKSIM_SOURCE_DIR) + "/configs/kernels/linux-2.6.35.yaml");
-  std::string text, line;
-  while (std::getline(base, line)) {
-    if (line.rfind("name: ", 0) == 0) line = "name: kbytes";
-    if (line.rfind("  name_hash_byte:", 0) != 0) text += line + "\n";
-  }
-  const fs::path p = dir_ / "kbytes.yaml";
-  std::ofstream(p) << text;
-  const auto e = load_error(p.string());
+  const auto e = load_error(own_kernel_without("kbytes", "name_hash_byte"));
   EXPECT_EQ(e.key_path(), "cpu_costs");
   EXPECT_TRUE(contains(e.message(), "no cpu_costs entry 'name_hash_byte'")) << e.what();
 }
