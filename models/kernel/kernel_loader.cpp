@@ -370,7 +370,8 @@ KernelSpec read_kernel(const Node& root, const std::string& file) {
   on_one_node.boot_node = 0;
   if (const auto problem = check_kernel_fields(on_one_node)) {
     if (!problem->missing_cost.empty()) {
-      root.child("cpu_costs").fail("no cpu_costs entry '" + problem->missing_cost + "' (a step the kernel's calls charge)");
+      root.child("cpu_costs")
+          .fail("no cpu_costs entry '" + problem->missing_cost + "' (a step the kernel's calls charge)");
     }
     root.child("layouts").fail(problem->message);
   }
