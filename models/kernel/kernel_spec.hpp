@@ -102,8 +102,8 @@ struct ObjectLayout {
 // Private CPU work of each step, in cycles of the machine it runs on. Each carries a source or is
 // marked `calibrated:` (then the experiment layer fits one scale factor; never edited by hand).
 struct CpuCosts {
-  std::map<std::string, double> cycles;       // step name -> cycles
-  std::map<std::string, std::string> origin;  // step name -> source text, or "calibrated: <what>"
+  std::map<std::string, double, std::less<>> cycles;  // step name -> cycles (looked up by string_view)
+  std::map<std::string, std::string> origin;          // step name -> source text, or "calibrated: <what>"
 };
 
 struct KernelSpec {

@@ -181,7 +181,7 @@ const std::pair<const std::string, double>* Vfs::step_cost(std::string_view step
   StepCacheEntry& ce = step_cache_[(reinterpret_cast<std::uintptr_t>(step.data()) >> 2) & (kStepCacheSize - 1)];
   if (ce.name == step.data() && ce.size == step.size()) return ce.entry;
   const auto& c = spec_.costs.cycles;
-  const auto it = c.find(std::string(step));
+  const auto it = c.find(step);  // heterogeneous: no string is made, even when the cache slot is taken
   if (it == c.end()) return nullptr;
   ce = {step.data(), step.size(), &*it};
   return ce.entry;
