@@ -69,9 +69,9 @@ void drop_rcu(Emitter& e, DentryId d) {
 }
 
 // The name compare: the inline name, and its tail when the name is too long for the part of
-// d_iname that shares the first line (2.6.38: 8 bytes including the NUL).
-// The compare itself is a loop over the name's bytes in 2.6.x (lib/string.c memcmp, 2.6.38's
-// dentry_cmp), a word at a time from 3.x: `name_compare_byte` per byte.
+// d_iname that shares the first line (2.6.38: 8 bytes including the NUL); then the compare's own
+// work, `name_compare_byte` per byte (2.6.x loops over bytes: lib/string.c memcmp, 2.6.38's
+// dentry_cmp; 3.x and later compare a word at a time).
 void load_name(Emitter& e, DentryId d) {
   const auto& x = e.vfs().dentry(d);
   e.load(x.obj, "d_iname");
