@@ -89,7 +89,31 @@ ProcessSums add_processes(Workload& workload, const std::vector<std::unique_ptr<
   return s;
 }
 
+bool by_duration(const RunSpec& spec) { return spec.control.end != sim::kNever; }
+
+// The measured operations completed by the end of a run by duration, over all processes.
+std::uint64_t ops_by_end(Workload& workload) {
+  std::uint64_t n = 0;
+  for (std::size_t i = 0; i < workload.process_count(); ++i) n += workload.source(i).measured().ops_by_end;
+  return n;
+}
+
+// A run by operations needs enough of them in every process. A run by duration rests on all of its
+// processes' operations in one window, as a benchmark that runs for a fixed time counts them: a
+// process that an unfair lock starves is a result, not an error, so only the run's total is held to
+// the same number per process.
 void check_measured_enough(const RunSpec& spec, Workload& workload) {
+  if (by_duration(spec)) {
+    const std::uint64_t n = workload.process_count();
+    const std::uint64_t in = ops_by_end(workload);
+    if (in < spec.min_measured_ops * n) {
+      throw TooFewOps("its " + std::to_string(n) + " process(es) measured " + std::to_string(in) +
+                      " operation(s) between the end of the warm-up and the end of the run; at least " +
+                      std::to_string(spec.min_measured_ops) + " per process (" +
+                      std::to_string(spec.min_measured_ops * n) + ") are needed for a rate");
+    }
+    return;
+  }
   for (std::size_t i = 0; i < workload.process_count(); ++i) {
     const Measured& ms = workload.source(i).measured();
     if (ms.ops < spec.min_measured_ops) {
@@ -100,12 +124,26 @@ void check_measured_enough(const RunSpec& spec, Workload& workload) {
   }
 }
 
-// Aggregate throughput over the window in which every process was measuring (from the last
-// warm-up end to the first process's last operation): operations completed in it over its
-// length. Summing each process's own rate would count processes that ran alone at the end (an
-// unfair lock finishes some early) as if they had run together; the union of the windows would
-// count start-up skew as idle time. Without a common window, the union is used.
-void set_rates(const CommonWindow& window, const ProcessSums& s, RunResult& r) {
+// Aggregate throughput over the window in which every process was measuring: operations
+// completed in it over its length. In a run by duration every process measures from the warm-up's
+// end to the run's end, whatever it completed (a fixed-time benchmark's rate, as the SSYNC stress
+// tests and dbench report theirs). In a run by operations each process stops after its own count,
+// so the window runs from the last warm-up end to the first process's last operation: summing each
+// process's own rate would count processes that ran alone at the end (an unfair lock finishes some
+// early) as if they had run together, and the union of the windows would count start-up skew as
+// idle time. Without a common window, the union is used.
+void set_rates(const RunSpec& spec, Workload& workload, const CommonWindow& window, const ProcessSums& s,
+               RunResult& r) {
+  if (by_duration(spec)) {
+    std::uint64_t bytes = 0;
+    for (std::size_t i = 0; i < workload.process_count(); ++i) bytes += workload.source(i).measured().bytes_by_end;
+    const std::uint64_t in = ops_by_end(workload);
+    const double span = static_cast<double>(spec.control.end - spec.control.warmup_end) * 1e-12;
+    r.ops_per_s = static_cast<double>(in) / span;
+    r.window_share = r.ops ? static_cast<double>(in) / static_cast<double>(r.ops) : 0;
+    r.bytes_per_s = static_cast<double>(bytes) / span;
+    return;
+  }
   if (const auto w = window.result(); w.common) {
     const double span = static_cast<double>(w.hi - w.lo) * 1e-12;
     r.ops_per_s = static_cast<double>(w.in) / span;
@@ -219,7 +257,7 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
   r.reports_bytes = workload.reports_bytes();
   const ProcessSums sums = add_processes(workload, programs, ex, r);
   check_measured_enough(spec, workload);
-  set_rates(window, sums, r);
+  set_rates(spec, workload, window, sums, r);
   r.events = sim.events_run();
   r.lines = mem.line_count();
   // Simulator memory kept per line: coherence state, the executor's word and waiter list, the

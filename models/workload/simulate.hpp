@@ -67,7 +67,9 @@ struct RunResult {
   std::uint64_t ops = 0;  // measured operations, all processes
   std::uint64_t calls = 0;
   std::uint64_t failed = 0;
-  double ops_per_s = 0;  // measured ops in the window common to every process, over its length
+  // Measured ops in the window common to every process, over its length (a run by duration: from
+  // the warm-up's end to the run's end, for every process).
+  double ops_per_s = 0;
   // Of the measured ops, the share completed in that common window: what the throughput rests on.
   // Low when the processes' measured phases hardly overlap (unequal speeds, a staggered start);
   // 0 when they do not overlap at all and the union of the windows was used instead.

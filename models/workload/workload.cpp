@@ -32,6 +32,7 @@ void CountingSource::completed(const Syscall& call, bool failed, Picos now) {
     if (call.sys == kernel::Sys::kRead || call.sys == kernel::Sys::kPread || call.sys == kernel::Sys::kWrite ||
         call.sys == kernel::Sys::kPwrite) {
       measured_.bytes += call.bytes;
+      if (now <= control_.end) measured_.bytes_by_end += call.bytes;
     }
   }
   if (call.ends_op) {
@@ -43,6 +44,7 @@ void CountingSource::completed(const Syscall& call, bool failed, Picos now) {
     }
     if (warm) {
       ++measured_.ops;
+      if (now <= control_.end) ++measured_.ops_by_end;
       measured_.last = now;
       if (window_) window_->op(index_, now, measured_.first);
     }

@@ -45,6 +45,10 @@ struct Measured {
   Picos last = 0;               // completion of the last measured op
   std::uint64_t total_ops = 0;  // including warm-up
   Picos warm_at = 0;            // when the last warm-up op completed
+  // A run by duration: the operations, and the bytes of the calls, completed by its end (`ops`
+  // and `bytes` also count the ones in flight at the end, which finish after it).
+  std::uint64_t ops_by_end = 0;
+  std::uint64_t bytes_by_end = 0;
   // This process's measured throughput in operations per second.
   double ops_per_s() const {
     return last > first && ops ? static_cast<double>(ops) * 1e12 / static_cast<double>(last - first) : 0;
