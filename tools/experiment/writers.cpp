@@ -152,7 +152,8 @@ void print_flag_notes(const ExperimentResult& r, const RowFlags& f, std::ostream
                "ran at unequal speeds (SMT siblings; an unfair lock, which lets some finish their operations early) "
                "or started staggered, so the throughput is not that of all of them running together and can move "
                "far more than the cost per operation; read ns/op beside it, and for a staggered start lengthen the "
-               "run (ops_per_process)\n",
+               "run (ops_per_process), for an unfair lock run it by duration (run.duration: every process then "
+               "measures until the end)\n",
                100 * kShortWindowShare);
   }
   if (f.smt) {
