@@ -91,10 +91,17 @@ ProcessSums add_processes(Workload& workload, const std::vector<std::unique_ptr<
 
 bool by_duration(const RunSpec& spec) { return spec.control.end != sim::kNever; }
 
-// The measured operations completed by the end of a run by duration, over all processes.
-std::uint64_t ops_by_end(Workload& workload) {
-  std::uint64_t n = 0;
-  for (std::size_t i = 0; i < workload.process_count(); ++i) n += workload.source(i).measured().ops_by_end;
+// The measured operations, and the bytes of the calls, completed by the end of a run by duration,
+// over all processes.
+struct ByEnd {
+  std::uint64_t ops = 0, bytes = 0;
+};
+ByEnd by_end(Workload& workload) {
+  ByEnd n;
+  for (std::size_t i = 0; i < workload.process_count(); ++i) {
+    n.ops += workload.source(i).measured().ops_by_end;
+    n.bytes += workload.source(i).measured().bytes_by_end;
+  }
   return n;
 }
 
@@ -105,7 +112,7 @@ std::uint64_t ops_by_end(Workload& workload) {
 void check_measured_enough(const RunSpec& spec, Workload& workload) {
   if (by_duration(spec)) {
     const std::uint64_t n = workload.process_count();
-    const std::uint64_t in = ops_by_end(workload);
+    const std::uint64_t in = by_end(workload).ops;
     if (in < spec.min_measured_ops * n) {
       throw TooFewOps("its " + std::to_string(n) + " process(es) measured " + std::to_string(in) +
                       " operation(s) between the end of the warm-up and the end of the run; at least " +
@@ -135,13 +142,11 @@ void check_measured_enough(const RunSpec& spec, Workload& workload) {
 void set_rates(const RunSpec& spec, Workload& workload, const CommonWindow& window, const ProcessSums& s,
                RunResult& r) {
   if (by_duration(spec)) {
-    std::uint64_t bytes = 0;
-    for (std::size_t i = 0; i < workload.process_count(); ++i) bytes += workload.source(i).measured().bytes_by_end;
-    const std::uint64_t in = ops_by_end(workload);
+    const ByEnd in = by_end(workload);
     const double span = static_cast<double>(spec.control.end - spec.control.warmup_end) * 1e-12;
-    r.ops_per_s = static_cast<double>(in) / span;
-    r.window_share = r.ops ? static_cast<double>(in) / static_cast<double>(r.ops) : 0;
-    r.bytes_per_s = static_cast<double>(bytes) / span;
+    r.ops_per_s = static_cast<double>(in.ops) / span;
+    r.window_share = r.ops ? static_cast<double>(in.ops) / static_cast<double>(r.ops) : 0;
+    r.bytes_per_s = static_cast<double>(in.bytes) / span;
     return;
   }
   if (const auto w = window.result(); w.common) {
@@ -242,7 +247,8 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
   std::vector<std::unique_ptr<kernel::ProcessProgram>> programs;
   std::vector<exec::ThreadStats> at_warm(workload.process_count());
   for (std::size_t i = 0; i < workload.process_count(); ++i) {
-    workload.source(i).attach(&window, i, spec.cancel);
+    // A run by duration counts its own window (set_rates): the common window is not kept.
+    workload.source(i).attach(by_duration(spec) ? nullptr : &window, i, spec.cancel);
     workload.source(i).on_warm([&ex, &at_warm, i, cpu = workload.process(i).cpu] { at_warm[i] = ex.stats(cpu); });
     programs.push_back(std::make_unique<kernel::ProcessProgram>(rt, workload.process(i), workload.source(i)));
     ex.start(workload.process(i).cpu, *programs.back());
