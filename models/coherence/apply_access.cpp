@@ -67,7 +67,7 @@ void MemorySystem::apply_read(LineId id, CoreId c, std::optional<DomainId> suppl
       (s.owner_state == OwnerState::kExclusive || s.owner_state == OwnerState::kModified)) {
     const CoreId o = static_cast<CoreId>(s.owner);
     const DomainId od = dom(o);
-    if (s.owner_state == OwnerState::kModified && timing_->keeps_dirty_sharing()) {
+    if (s.owner_state == OwnerState::kModified && keeps_dirty_sharing_) {
       s.owner_state = OwnerState::kOwned;
     } else {
       if (s.owner_state == OwnerState::kModified) {
@@ -86,7 +86,7 @@ void MemorySystem::apply_read(LineId id, CoreId c, std::optional<DomainId> suppl
   // Write permission held by another domain ends; so does its responsibility for dirty data,
   // unless the protocol lets it keep answering for memory (MOESI).
   if (s.excl_domain >= 0 && s.excl_domain != static_cast<std::int32_t>(d)) s.excl_domain = kNone;
-  if (s.dirty_domain >= 0 && s.dirty_domain != static_cast<std::int32_t>(d) && !timing_->keeps_dirty_sharing()) {
+  if (s.dirty_domain >= 0 && s.dirty_domain != static_cast<std::int32_t>(d) && !keeps_dirty_sharing_) {
     if (check_) memory_values_[id] = latest_values_[id];
     s.dirty_domain = kNone;
   }
@@ -104,7 +104,7 @@ void MemorySystem::apply_read(LineId id, CoreId c, std::optional<DomainId> suppl
     s.owner = static_cast<std::int32_t>(c);
     s.owner_state = OwnerState::kExclusive;
     s.excl_domain = static_cast<std::int32_t>(d);
-  } else if (timing_->has_forward_state() && !(s.owner >= 0 && s.owner_state == OwnerState::kOwned)) {
+  } else if (has_forward_state_ && !(s.owner >= 0 && s.owner_state == OwnerState::kOwned)) {
     s.owner = static_cast<std::int32_t>(c);
     s.owner_state = OwnerState::kForward;
   }

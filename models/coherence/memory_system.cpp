@@ -17,6 +17,9 @@ MemorySystem::MemorySystem(const machine::Machine& m, bool check)
       timing_(make_protocol_timing(m)),
       owner_only_directory_(machine::protocol_family(m.spec().protocol).messaging == machine::Messaging::kDirectory &&
                             !m.spec().directory_tracks_sharers),
+      tracks_core_copies_(timing_->tracks_core_copies()),
+      keeps_dirty_sharing_(timing_->keeps_dirty_sharing()),
+      has_forward_state_(timing_->has_forward_state()),
       check_(check) {
   const auto& spec = m.spec();
   const auto outer = m.outer_private_level();
@@ -131,7 +134,7 @@ Picos MemorySystem::sibling_snoop(const LineState& s, CoreId c) const {
 // once, and its answer and the fill back into the core are the data leg).
 bool MemorySystem::plan_in_domain(const LineState& s, CoreId c, bool write, Plan& p) const {
   const DomainId d = dom(c);
-  const bool tracks = timing_->tracks_core_copies();
+  const bool tracks = tracks_core_copies_;
   const bool in_llc = !llc_.empty() && s.llc.contains(d);
   if (!write && ((tracks && (in_llc || p.sibling_copy)) || (!tracks && in_llc))) {
     // A read the shared cache answers by itself is served in its own pipeline: it does not
@@ -167,7 +170,7 @@ bool MemorySystem::plan_in_domain(const LineState& s, CoreId c, bool write, Plan
 
 Transaction MemorySystem::remote_transaction(const LineState& s, CoreId c, bool write, Plan& p) {
   const DomainId d = dom(c);
-  const bool tracks = timing_->tracks_core_copies();
+  const bool tracks = tracks_core_copies_;
   const bool in_llc = !llc_.empty() && s.llc.contains(d);
   Transaction t;
   t.requester = d;
@@ -179,9 +182,9 @@ Transaction MemorySystem::remote_transaction(const LineState& s, CoreId c, bool 
   // node finds it).
   if (s.excl_domain >= 0 && (s.excl_domain != static_cast<std::int32_t>(d) || p.sibling_copy)) {
     p.supplier = static_cast<DomainId>(s.excl_domain);
-  } else if (timing_->keeps_dirty_sharing() && s.dirty_domain >= 0 && s.dirty_domain != static_cast<std::int32_t>(d)) {
+  } else if (keeps_dirty_sharing_ && s.dirty_domain >= 0 && s.dirty_domain != static_cast<std::int32_t>(d)) {
     p.supplier = static_cast<DomainId>(s.dirty_domain);
-  } else if (timing_->has_forward_state() && s.owner >= 0 && s.owner_state == OwnerState::kForward &&
+  } else if (has_forward_state_ && s.owner >= 0 && s.owner_state == OwnerState::kForward &&
              dom(static_cast<CoreId>(s.owner)) != d) {
     p.supplier = dom(static_cast<CoreId>(s.owner));
   }
@@ -279,8 +282,8 @@ Source MemorySystem::source_of(const LineState& s, CoreId c, const Plan& p) cons
   if (p.served == ServedBy::kOnChip) return Source::kOnChip;
   if (p.supplier) return Source::kCache;
   const DomainId d = dom(c);
-  const bool has_data = s.holders.contains(c) || (!llc_.empty() && s.llc.contains(d)) ||
-                        (timing_->tracks_core_copies() && p.sibling_copy);
+  const bool has_data =
+      s.holders.contains(c) || (!llc_.empty() && s.llc.contains(d)) || (tracks_core_copies_ && p.sibling_copy);
   if (has_data) return Source::kPermission;
   return s.home == m_.node_of(c) ? Source::kLocalMemory : Source::kRemoteMemory;
 }
@@ -295,8 +298,8 @@ AccessResult MemorySystem::apply(Picos effect, Picos after, Picos issued, Picos 
   r.start = issued + queued;
   Picos latency = after;
   if (p.served == ServedBy::kRemote && m_.spec().topology.model_bandwidth) {
-    const bool needs_data = !(s.holders.contains(c) || (!llc_.empty() && s.llc.contains(d)) ||
-                              (timing_->tracks_core_copies() && p.sibling_copy));
+    const bool needs_data =
+        !(s.holders.contains(c) || (!llc_.empty() && s.llc.contains(d)) || (tracks_core_copies_ && p.sibling_copy));
     if (needs_data) {
       const auto from = p.supplier ? m_.node_of_domain(*p.supplier) : s.home;
       latency += link_queueing(from, m_.node_of_domain(d), effect + after);

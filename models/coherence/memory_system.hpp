@@ -206,6 +206,11 @@ class MemorySystem {
   // A directory that records owners only (HT Assist) must know whether a written line is shared
   // anywhere; decided once here, not per transaction.
   bool owner_only_directory_;
+  // The protocol's fixed traits, asked on every miss: read once here instead of through a virtual
+  // call that recomputes them from the machine's spec each time.
+  bool tracks_core_copies_;
+  bool keeps_dirty_sharing_;
+  bool has_forward_state_;
   bool check_;
   bool floor_ = false;
   std::vector<LineState, HugePageAllocator<LineState>> lines_;  // huge pages: dense, large, read everywhere

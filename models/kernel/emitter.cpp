@@ -33,8 +33,14 @@ void Emitter::push_bucket(KOpKind k, std::uint32_t bucket) {
 void Emitter::hash_bucket(std::uint32_t bucket) { push_bucket(KOpKind::kLoad, bucket); }
 
 void Emitter::hash_chain(std::uint32_t bucket, std::optional<DentryId> target) {
-  push_bucket(KOpKind::kLoad, bucket);
-  for (DentryId d = vfs_.chain_head(bucket); d != kNoDentry && d != target; d = vfs_.dentry(d).hash_next) {
+  const Vfs::ChainView chain = vfs_.hash_chain(bucket);
+  KOp op;
+  op.kind = KOpKind::kLoad;
+  op.line = chain.head_word.line;
+  op.word = chain.head_word.word;
+  op.field = chain.head_word.name;
+  out_.push_back(op);
+  for (DentryId d = chain.first; d != kNoDentry && d != target; d = vfs_.dentry(d).hash_next) {
     const ObjId o = vfs_.dentry(d).obj;
     load(o, "d_hash");
     load(o, "d_name");

@@ -201,7 +201,10 @@ std::uint32_t Vfs::bucket_of(DentryId parent, std::string_view name) const {
   return static_cast<std::uint32_t>(h % hash_buckets_);
 }
 
-Vfs::BucketRef Vfs::bucket_ref(std::uint32_t bucket) const {
+Vfs::Bucket& Vfs::bucket_record(std::uint32_t bucket) const { return buckets_[bucket]; }
+
+Vfs::BucketRef Vfs::bucket_ref(Bucket& b, std::uint32_t bucket) const {
+  if (b.word != kNoWord) return {b.line, b.word};
   const auto& m = machine();
   const std::uint32_t per_line = m.spec().line_size / kBucketBytes;
   const std::uint32_t index = bucket / per_line;
@@ -215,34 +218,38 @@ Vfs::BucketRef Vfs::bucket_ref(std::uint32_t bucket) const {
   }
   // Each bucket has two words: the chain head, and (2.6.38+) the bit-spinlock in it, kept apart
   // so that a chain update never disturbs the lock's state in the model.
-  auto word = bucket_words_.find(bucket);
-  if (word == bucket_words_.end()) {
-    word = bucket_words_.emplace(bucket, next_word_).first;
-    next_word_ += 2;
-  }
-  return {line->second, word->second};
+  b.line = line->second;
+  b.word = next_word_;
+  next_word_ += 2;
+  return {b.line, b.word};
 }
 
 FieldRef Vfs::hash_bucket(std::uint32_t bucket) const {
-  const BucketRef b = bucket_ref(bucket);
+  const BucketRef b = bucket_ref(bucket_record(bucket), bucket);
   return {b.line, b.word, "bucket"};
 }
 
 FieldRef Vfs::hash_bucket_lock(std::uint32_t bucket) const {
-  const BucketRef b = bucket_ref(bucket);
+  const BucketRef b = bucket_ref(bucket_record(bucket), bucket);
   return {b.line, b.word + 1, "bucket lock"};
 }
 
+Vfs::ChainView Vfs::hash_chain(std::uint32_t bucket) const {
+  Bucket& rec = bucket_record(bucket);
+  const BucketRef b = bucket_ref(rec, bucket);
+  return {{b.line, b.word, "bucket"}, rec.head};
+}
+
 DentryId Vfs::chain_head(std::uint32_t bucket) const {
-  const auto it = chain_heads_.find(bucket);
-  return it == chain_heads_.end() ? kNoDentry : it->second;
+  const auto it = buckets_.find(bucket);
+  return it == buckets_.end() ? kNoDentry : it->second.head;
 }
 
 void Vfs::hash_link(DentryId d) {
   Dentry& x = dentries_[d];
-  auto [it, fresh] = chain_heads_.emplace(x.bucket, d);
-  x.hash_next = fresh ? kNoDentry : it->second;
-  it->second = d;
+  Bucket& b = bucket_record(x.bucket);
+  x.hash_next = b.head;
+  b.head = d;
   x.hashed = true;
 }
 
@@ -250,15 +257,11 @@ void Vfs::hash_unlink(DentryId d) {
   Dentry& x = dentries_[d];
   if (!x.hashed) return;
   x.hashed = false;
-  const auto it = chain_heads_.find(x.bucket);
-  if (it->second == d) {
-    if (x.hash_next == kNoDentry) {
-      chain_heads_.erase(it);
-    } else {
-      it->second = x.hash_next;
-    }
+  Bucket& b = bucket_record(x.bucket);
+  if (b.head == d) {
+    b.head = x.hash_next;
   } else {
-    DentryId prev = it->second;
+    DentryId prev = b.head;
     while (dentries_[prev].hash_next != d) prev = dentries_[prev].hash_next;
     dentries_[prev].hash_next = x.hash_next;
   }
