@@ -9,7 +9,10 @@ namespace walksim::kernel {
 void Emitter::emit(KOpKind k, ObjId o, std::string_view f, std::int64_t delta) {
   // With lockref, d_lock and d_count are one word (the lockref) updated together.
   if (spec().d_count == DCount::kLockref && (f == "d_lock" || f == "d_count")) f = "d_lockref";
-  const FieldRef r = vfs_.field(o, f);
+  push_field(k, vfs_.field(o, f), delta);
+}
+
+void Emitter::push_field(KOpKind k, const FieldRef& r, std::int64_t delta) {
   KOp op;
   op.kind = k;
   op.line = r.line;
@@ -21,25 +24,14 @@ void Emitter::emit(KOpKind k, ObjId o, std::string_view f, std::int64_t delta) {
 
 void Emitter::push_bucket(KOpKind k, std::uint32_t bucket) {
   const bool lock = k == KOpKind::kSpinLock || k == KOpKind::kSpinUnlock;
-  const FieldRef r = lock ? vfs_.hash_bucket_lock(bucket) : vfs_.hash_bucket(bucket);
-  KOp op;
-  op.kind = k;
-  op.line = r.line;
-  op.word = r.word;
-  op.field = r.name;
-  out_.push_back(op);
+  push_field(k, lock ? vfs_.hash_bucket_lock(bucket) : vfs_.hash_bucket(bucket));
 }
 
 void Emitter::hash_bucket(std::uint32_t bucket) { push_bucket(KOpKind::kLoad, bucket); }
 
 void Emitter::hash_chain(std::uint32_t bucket, std::optional<DentryId> target) {
   const Vfs::ChainView chain = vfs_.hash_chain(bucket);
-  KOp op;
-  op.kind = KOpKind::kLoad;
-  op.line = chain.head_word.line;
-  op.word = chain.head_word.word;
-  op.field = chain.head_word.name;
-  out_.push_back(op);
+  push_field(KOpKind::kLoad, chain.head_word);
   for (DentryId d = chain.first; d != kNoDentry && d != target; d = vfs_.dentry(d).hash_next) {
     const ObjId o = vfs_.dentry(d).obj;
     load(o, "d_hash");

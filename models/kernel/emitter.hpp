@@ -112,6 +112,7 @@ class Emitter {
  private:
   void emit(KOpKind k, ObjId o, std::string_view f, std::int64_t delta = 0);
   void push_bucket(KOpKind k, std::uint32_t bucket);
+  void push_field(KOpKind k, const FieldRef& r, std::int64_t delta = 0);  // one KOp on a field's word
   void mount_writers_update(ObjId m);
 
   Vfs& vfs_;
