@@ -98,6 +98,9 @@ void Emitter::dput(DentryId d) {
   // reaches 0 and the dentry stays cached, on the LRU (already there after its first use, so no
   // list is written).
   const bool last = de.disk_fs() && !de.dir && !de.negative;
+  // The out-of-line functions' own work on this path (frames, calls, tests), beyond the accesses
+  // below: counted in each kernel's compiled dput (docs/reference/call-costs.md).
+  compute(last ? "dput_last_call" : "dput_call");
   switch (spec().d_count) {
     case DCount::kAtomic:
       if (!last) {
@@ -163,6 +166,7 @@ void Emitter::mntget() {
 
 void Emitter::mntput() {
   const ObjId m = vfs_.mount();
+  compute("mntput_call");  // mntput_no_expire's frame and tests (docs/reference/call-costs.md)
   if (spec().mnt_count == MntCount::kAtomic) {
     if (spec().mnt_expiry_store_always) store(m, "mnt_expiry_mark");
     atomic_cas(m, "mnt_count", -1);  // atomic_dec_and_lock(&mnt_count, &vfsmount_lock), count > 1

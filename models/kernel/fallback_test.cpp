@@ -63,11 +63,14 @@ TEST(Fallback, AMissingNameDropsToRefWalkAndFailsWithoutLeavingADentry) {
   EXPECT_FALSE(vfs.child(cwd, "nothing").has_value());
 }
 
-// One run: CPU 0 stats ./d/f while a CPU of the other socket renames d back and forth, with
-// `fillers` stats of an unrelated file between renames. Both loops are deterministic, so whether a
-// rename lands inside a walk's window is a matter of their phases, which any change of a cost
-// moves: the tests below sum over several periods of the renamer instead of trusting one.
-std::uint64_t restarts_under_renames(const std::string& kernel, int fillers) {
+// One run: `walkers` CPUs of the first socket stat ./d/f while `renamer_cpu` renames d back and
+// forth, with `fillers` stats of an unrelated file between renames. Both loops are deterministic
+// and meet on shared lines, so they can lock into a phase in which no rename lands inside a walk's
+// window (since the helpers' call costs, 2026-12-04, a renamer on the other socket of
+// nehalem-ep-2s8c does so at every period tried here), and any change of a cost moves that phase:
+// the tests below sum over renamers on both sockets, walker counts and renamer periods instead of
+// trusting one.
+std::uint64_t restarts_under_renames(const std::string& kernel, int walkers, int fillers, int renamer_cpu) {
   machine::Machine m(machine::load_machine("nehalem-ep-2s8c", testing::machine_dirs()));
   const KernelSpec k = load_kernel(kernel, testing::kernel_dirs());
   coherence::MemorySystem mem(m, true);
@@ -76,27 +79,39 @@ std::uint64_t restarts_under_renames(const std::string& kernel, int fillers) {
   const DentryId d = vfs.add_dentry(cwd, "d", true, true, 0u);
   vfs.add_dentry(d, "f", false, true, 0u);
   vfs.add_dentry(cwd, "z", false, true, 0u);
-  Process& a = vfs.new_process(0, cwd);
-  Process& b = vfs.new_process(8, cwd);
   KernelRuntime rt(vfs, {});
-  testing::Repeat stats_src({"stat ./d/f"}, 400);
   std::vector<std::string> renames(static_cast<std::size_t>(fillers), "stat ./z");
   renames.insert(renames.end(), {"rename ./d ./e", "rename ./e ./d"});
   testing::Repeat rename_src(renames, 100);
-  ProcessProgram pa(rt, a, stats_src), pb(rt, b, rename_src);
+  std::vector<std::unique_ptr<testing::Repeat>> stat_sources;
+  std::vector<std::unique_ptr<ProcessProgram>> stat_programs;
+  for (int w = 0; w < walkers; ++w) {
+    stat_sources.push_back(std::make_unique<testing::Repeat>(std::vector<std::string>{"stat ./d/f"}, 400));
+    stat_programs.push_back(std::make_unique<ProcessProgram>(rt, vfs.new_process(w, cwd), *stat_sources.back()));
+  }
+  Process& b = vfs.new_process(renamer_cpu, cwd);
+  ProcessProgram pb(rt, b, rename_src);
   sim::Simulation sim(1);
   exec::Executor ex(sim, mem);
-  ex.start(a.cpu, pa);
+  for (int w = 0; w < walkers; ++w) ex.start(w, *stat_programs[static_cast<std::size_t>(w)]);
   ex.start(b.cpu, pb);
   ex.run();
   mem.check_all();
   EXPECT_EQ(pb.stats().failed, 0u);
-  return pa.stats().walk.restarts;
+  std::uint64_t restarts = 0;
+  for (const auto& p : stat_programs) restarts += p->stats().walk.restarts;
+  return restarts;
 }
 
 std::uint64_t restarts_over_phases(const std::string& kernel) {
   std::uint64_t restarts = 0;
-  for (int fillers = 0; fillers < 4; ++fillers) restarts += restarts_under_renames(kernel, fillers);
+  for (int renamer_cpu : {4, 8}) {
+    for (int walkers = 1; walkers <= 2; ++walkers) {
+      for (int fillers = 0; fillers < 4; ++fillers) {
+        restarts += restarts_under_renames(kernel, walkers, fillers, renamer_cpu);
+      }
+    }
+  }
   return restarts;
 }
 

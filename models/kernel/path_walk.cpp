@@ -59,6 +59,7 @@ void drop_rcu(Emitter& e, DentryId d) {
     e.dget(d);  // lockref_get_not_dead
     e.seq_check(o, "d_seq");
   } else {
+    e.compute("spin_lock_call");  // _raw_spin_lock is out of line (docs/reference/call-costs.md)
     e.lock(o, "d_lock");
     e.seq_check(o, "d_seq");
     e.d_count_inc_locked(d);
@@ -87,6 +88,7 @@ void drop_rcu_pair(Emitter& e, DentryId dir, DentryId d) {
     e.dget(d);
     e.seq_check(o, "d_seq");
   } else {
+    e.compute("spin_lock_call", 2);
     e.lock(po, "d_lock");
     e.lock(o, "d_lock");
     e.seq_check(o, "d_seq");
@@ -105,13 +107,15 @@ void d_lookup_ref(Emitter& e, DentryId child) {
   e.hash_chain(c.bucket, child);
   e.load(c.obj, "d_name");
   e.load(c.obj, "d_parent");
+  e.compute("spin_lock_call");  // _raw_spin_lock is out of line (docs/reference/call-costs.md)
   if (e.spec().d_count == DCount::kLockref) {
     e.lock(c.obj, "d_lockref");
   } else {
     e.lock(c.obj, "d_lock");
   }
   e.load(c.obj, "d_parent");
-  load_name(e, child);  // memcmp of the name
+  e.compute("memcmp_call");  // 2.6.35-2.6.37 call lib/string.c's memcmp; later kernels inline the compare
+  load_name(e, child);       // memcmp of the name
   e.d_count_inc_locked(child);
   if (e.spec().d_count == DCount::kLockref) {
     e.unlock(c.obj, "d_lockref");

@@ -218,5 +218,40 @@ TEST(DiskCounts, ADiskTreeIsRefusedForACallThatOpensAFile) {
   EXPECT_THROW(trace_disk("linux-2.6.35", "open ./f O_RDONLY"), TraceRequestError);
 }
 
+// The helpers' out-of-line calls (docs/reference/call-costs.md): ref-walk calls dput for every
+// parent it leaves and spin_lock and memcmp in every __d_lookup; rcu-walk calls dput and mntput once,
+// at the end, and spin_lock once, to leave rcu mode. A ramfs file: no dput reaches its last path.
+std::size_t steps_named(const TraceResult& t, const std::string& step) {
+  std::size_t n = 0;
+  for (const auto& op : t.ops) n += op.kop == "compute" && op.field == step && op.compute > 0;
+  return n;
+}
+
+TEST(CallCounts, RefWalkCallsDputPerComponentAndRcuWalkOncePerLookup) {
+  const std::vector<std::string> paths{"./f", "./a/f", "./a/b/f", "./a/b/c/f"};
+  for (std::size_t k = 1; k <= paths.size(); ++k) {
+    const auto ref = trace("linux-2.6.35", "stat " + paths[k - 1]);
+    // k parents, then the two path_puts of the start point's second pin (path_walk's `save`) and of
+    // the result.
+    EXPECT_EQ(steps_named(ref, "dput_call"), k + 2) << paths[k - 1];
+    EXPECT_EQ(steps_named(ref, "spin_lock_call"), k) << paths[k - 1];
+    EXPECT_EQ(steps_named(ref, "memcmp_call"), k) << paths[k - 1];
+    EXPECT_EQ(steps_named(ref, "mntput_call"), 2u) << paths[k - 1];
+    const auto rcu = trace("linux-2.6.38", "stat " + paths[k - 1]);
+    EXPECT_EQ(steps_named(rcu, "dput_call"), 1u) << paths[k - 1];
+    EXPECT_EQ(steps_named(rcu, "spin_lock_call"), 1u) << paths[k - 1];
+    EXPECT_EQ(steps_named(rcu, "memcmp_call"), 0u) << paths[k - 1];  // 2.6.38 compares inline
+    EXPECT_EQ(steps_named(rcu, "mntput_call"), 1u) << paths[k - 1];
+  }
+}
+
+TEST(CallCounts, OnADiskFilesystemOnlyTheLeafsDputTakesTheLastPath) {
+  for (const char* k : {"linux-2.6.35", "linux-2.6.37", "linux-2.6.38"}) {
+    const auto disk = trace_disk(k, "stat ./file");
+    EXPECT_EQ(steps_named(disk, "dput_last_call"), 1u) << k;
+    EXPECT_EQ(steps_named(trace(k, "stat ./file"), "dput_last_call"), 0u) << k;  // ramfs pins it
+  }
+}
+
 }  // namespace
 }  // namespace walksim::kernel
