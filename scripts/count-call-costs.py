@@ -150,21 +150,26 @@ def main():
         if not os.path.isfile(os.path.join(path, "Makefile")):
             fail(f"--tree {t}: no kernel Makefile in {path}")
         trees[version] = os.path.abspath(path)
+    specs = {}
+    for name in sorted(os.listdir(SPEC_DIR)):
+        if name.endswith(".spec"):
+            with open(os.path.join(SPEC_DIR, name)) as f:
+                first = f.readline().split()
+            if not first or first[0] != "tree":
+                fail(f"{os.path.join(SPEC_DIR, name)}:1: expected 'tree VERSION...'")
+            specs[name] = first[1:]
+    missing = sorted({v for versions in specs.values() for v in versions} - set(trees))
+    if missing:
+        fail("the specs need " + ", ".join(f"--tree {v}=DIR" for v in missing))
     for tool in ("gcc", "make", "objdump", "llvm-mca"):
         if not shutil.which(tool):
             fail(f"{tool} is not installed (Debian: gcc make binutils llvm)")
     work = args.keep or tempfile.mkdtemp(prefix="call-costs-")
     objs = {v: build(p, os.path.join(work, v)) for v, p in trees.items()}
     print(f"{'spec':<22} {'tree':<7} {'insns':>5} {'uops':>5} {'cycles':>7}  dropped (the model's accesses)")
-    for name in sorted(os.listdir(SPEC_DIR)):
-        if not name.endswith(".spec"):
-            continue
+    for name, wanted in specs.items():
         path = os.path.join(SPEC_DIR, name)
-        with open(path) as f:
-            wanted = f.readline().split()[1:]
         for version in wanted:
-            if version not in objs:
-                fail(f"{name} needs --tree {version}=DIR")
             block, dropped = spec_block(path, objs[version])
             insns, uops, cycles = mca(block)
             print(f"{name[:-5]:<22} {version:<7} {insns:>5} {uops:>5} {cycles:>7.1f}  {len(dropped)}")
