@@ -2,6 +2,10 @@
 // concurrent rename changes a d_seq under a walk.
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <string>
+#include <vector>
+
 #include "models/coherence/memory_system.hpp"
 #include "models/kernel/process_program.hpp"
 #include "models/kernel/test_support.hpp"
