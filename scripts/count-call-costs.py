@@ -8,10 +8,12 @@ spec in docs/reference/call-costs/ lists the instructions the helper executes on
 the accesses the model already issues, and asks llvm-mca (-mcpu=westmere) for the block's
 throughput in cycles.
 
-    scripts/count-call-costs.py --tree 2.6.35=/path/to/linux-2.6.35 --tree 2.6.38=/path/to/linux-2.6.38
+    scripts/count-call-costs.py --tree 2.6.35=/path/to/linux-2.6.35 --tree 2.6.38=/path/to/linux-2.6.38 \
+        --tree 6.1=/usr/src/linux-source-6.1 --config 6.1=/path/to/config.amd64_none_amd64
 
-A tree is an extracted source tree (e.g. `git --git-dir=<mirror> archive <commit> | tar -x`); it is
-copied, never modified. The spec addresses are those of gcc 12.2 (Debian 12): another compiler
+A tree is an extracted source tree (e.g. `git --git-dir=<mirror> archive <commit> | tar -x`; Debian's
+linux-source-6.1 package for 6.1); it is copied, never modified. A tree built with `--config` uses
+that configuration (Debian's own, from linux-config-6.1) instead of x86_64_defconfig at -O2. The spec addresses are those of gcc 12.2 (Debian 12): another compiler
 lays the functions out differently, and the script stops with the spec and the address it could
 not find.
 """
@@ -23,8 +25,6 @@ import subprocess
 import sys
 import tempfile
 
-OBJECTS = ["kernel/spinlock.o", "lib/dec_and_lock.o", "lib/string.o", "kernel/sched.o", "fs/dcache.o",
-           "fs/namei.o", "fs/namespace.o"]
 SPEC_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "reference", "call-costs")
 
 
@@ -40,30 +40,47 @@ def run(cmd, **kw):
     return r.stdout
 
 
-def build(tree, out):
-    """Configure and build OBJECTS of `tree` into `out` (an O= directory)."""
+def build(tree, out, objects, given_config=None):
+    """Configure `tree` and build `objects` into `out` (an O= directory)."""
     src = os.path.join(out, "src")
     shutil.copytree(tree, src, symlinks=True)
     # A 2.6.3x tree includes linux/compiler-gcc<major>.h: gcc 12 gets gcc 4's.
     major = run(["gcc", "-dumpversion"]).strip().split(".")[0]
+    gcc4_h = os.path.join(src, "include", "linux", "compiler-gcc4.h")
     gcc_h = os.path.join(src, "include", "linux", f"compiler-gcc{major}.h")
-    if not os.path.exists(gcc_h):
-        shutil.copy(os.path.join(src, "include", "linux", "compiler-gcc4.h"), gcc_h)
+    if os.path.exists(gcc4_h) and not os.path.exists(gcc_h):
+        shutil.copy(gcc4_h, gcc_h)
     obj = os.path.join(out, "obj")
     os.makedirs(obj)
     config = os.path.join(obj, ".config")
-    shutil.copy(os.path.join(src, "arch", "x86", "configs", "x86_64_defconfig"), config)
-    with open(config, "a") as f:  # -O2, and `inline` always inlined, as the gcc of 2010 did
-        f.write("# CONFIG_CC_OPTIMIZE_FOR_SIZE is not set\n# CONFIG_OPTIMIZE_INLINING is not set\n")
-    make = ["make", "-C", src, "ARCH=x86_64", "CC=gcc -fno-pie -no-pie", "HOSTCC=gcc", f"O={obj}"]
-    subprocess.run(make + ["oldconfig"], input="\n" * 2000, capture_output=True, text=True)
-    with open(config) as f:
-        text = f.read()
-    for want in ("# CONFIG_CC_OPTIMIZE_FOR_SIZE is not set", "# CONFIG_OPTIMIZE_INLINING is not set"):
-        if want not in text:
-            fail(f"{tree}: the configuration did not keep '{want}'")
-    run(make + [f"-j{os.cpu_count() or 1}"] + OBJECTS)
+    make = ["make", "-C", src, f"O={obj}"]
+    if given_config:
+        shutil.copy(given_config, config)
+        run(make + ["olddefconfig"])
+    else:
+        shutil.copy(os.path.join(src, "arch", "x86", "configs", "x86_64_defconfig"), config)
+        with open(config, "a") as f:  # -O2, and `inline` always inlined, as the gcc of 2010 did
+            f.write("# CONFIG_CC_OPTIMIZE_FOR_SIZE is not set\n# CONFIG_OPTIMIZE_INLINING is not set\n")
+        make += ["ARCH=x86_64", "CC=gcc -fno-pie -no-pie", "HOSTCC=gcc"]
+        subprocess.run(make + ["oldconfig"], input="\n" * 2000, capture_output=True, text=True)
+        with open(config) as f:
+            text = f.read()
+        for want in ("# CONFIG_CC_OPTIMIZE_FOR_SIZE is not set", "# CONFIG_OPTIMIZE_INLINING is not set"):
+            if want not in text:
+                fail(f"{tree}: the configuration did not keep '{want}'")
+    run(make + [f"-j{os.cpu_count() or 1}"] + sorted(objects))
     return obj
+
+
+def spec_objects(path):
+    """The object files a spec's ranges name."""
+    objects = set()
+    with open(path) as f:
+        for raw in f:
+            words = raw.split("#")[0].split()
+            if len(words) == 4 and words[0] not in ("tree", "drop", "insn"):
+                objects.add(words[0])
+    return objects
 
 
 def functions(path, cache={}):
@@ -142,6 +159,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tree", action="append", required=True, metavar="VERSION=DIR",
                     help="a kernel source tree, e.g. 2.6.35=/tmp/linux-2.6.35 (both 2.6.35 and 2.6.38)")
+    ap.add_argument("--config", action="append", default=[], metavar="VERSION=FILE",
+                    help="build that tree with this .config (olddefconfig) instead of x86_64_defconfig at -O2")
     ap.add_argument("--keep", metavar="DIR", help="build there and keep it (default: a temporary directory)")
     args = ap.parse_args()
     trees = {}
@@ -161,11 +180,20 @@ def main():
     missing = sorted({v for versions in specs.values() for v in versions} - set(trees))
     if missing:
         fail("the specs need " + ", ".join(f"--tree {v}=DIR" for v in missing))
+    configs = {}
+    for c in args.config:
+        version, _, path = c.partition("=")
+        if version not in trees or not os.path.isfile(path):
+            fail(f"--config {c}: expected VERSION=FILE for one of the --tree versions, and an existing file")
+        configs[version] = os.path.abspath(path)
     for tool in ("gcc", "make", "objdump", "llvm-mca"):
         if not shutil.which(tool):
             fail(f"{tool} is not installed (Debian: gcc make binutils llvm)")
     work = args.keep or tempfile.mkdtemp(prefix="call-costs-")
-    objs = {v: build(p, os.path.join(work, v)) for v, p in trees.items()}
+    objs = {}
+    for version, path in trees.items():
+        objects = set().union(*(spec_objects(os.path.join(SPEC_DIR, n)) for n, vs in specs.items() if version in vs))
+        objs[version] = build(path, os.path.join(work, version), objects, configs.get(version))
     print(f"{'spec':<22} {'tree':<7} {'insns':>5} {'uops':>5} {'cycles':>7}  dropped (the model's accesses)")
     for name, wanted in specs.items():
         path = os.path.join(SPEC_DIR, name)
