@@ -72,66 +72,77 @@ def build(tree, out, objects, given_config=None):
     return obj
 
 
-def spec_objects(path):
-    """The object files a spec's ranges name."""
-    objects = set()
-    with open(path) as f:
-        for raw in f:
-            words = raw.split("#")[0].split()
-            if len(words) == 4 and words[0] not in ("tree", "drop", "insn"):
-                objects.add(words[0])
-    return objects
+class Spec:
+    """One spec file, parsed once: the trees it applies to, its steps in order (an `insn` line or an
+    address range of a function) and the instructions to drop, as (object, address): a `drop`
+    line belongs to the object of the range line before it."""
+
+    def __init__(self, path):
+        self.path, self.versions, self.steps, self.drops = path, [], [], set()
+        obj = None
+        with open(path) as f:
+            for n, raw in enumerate(f, 1):
+                words = raw.split("#")[0].split()
+                if not words:
+                    continue
+                if n == 1 or words[0] == "tree":
+                    if words[0] != "tree" or len(words) < 2:
+                        fail(f"{path}:{n}: expected 'tree VERSION...' on the first line")
+                    self.versions = words[1:]
+                elif words[0] == "drop" and len(words) == 2 and obj is not None:
+                    self.drops.add((obj, int(words[1], 16)))
+                elif words[0] == "insn" and len(words) > 1:
+                    self.steps.append(("insn", " ".join(words[1:])))
+                elif len(words) == 4 and words[0] not in ("drop", "insn"):
+                    obj = words[0]
+                    self.steps.append(("range", words, n))
+                else:
+                    fail(f"{path}:{n}: expected 'obj function start end', 'drop ADDR' after a range, or 'insn TEXT'")
+
+    def objects(self):
+        return {step[1][0] for step in self.steps if step[0] == "range"}
 
 
-def functions(path, cache={}):
-    """{function: [(address, instruction text)]} of one object file."""
-    if path not in cache:
-        text = run(["objdump", "-d", "--no-show-raw-insn", path])
-        funcs = {}
-        for m in re.finditer(r"^[0-9a-f]+ <([^>]+)>:\n(.*?)(?:\n\n|\Z)", text, re.S | re.M):
-            body = []
-            for line in m.group(2).splitlines():
-                mm = re.match(r"\s*([0-9a-f]+):\s+(.*)", line)
-                if mm:
-                    body.append((int(mm.group(1), 16), mm.group(2).strip()))
-            funcs[m.group(1)] = body
-        cache[path] = funcs
-    return cache[path]
+class Disassembly:
+    """objdump of object files, each read once: {function: [(address, instruction text)]}."""
+
+    def __init__(self):
+        self.files = {}
+
+    def functions(self, path):
+        if path not in self.files:
+            text = run(["objdump", "-d", "--no-show-raw-insn", path])
+            funcs = {}
+            for m in re.finditer(r"^[0-9a-f]+ <([^>]+)>:\n(.*?)(?:\n\n|\Z)", text, re.S | re.M):
+                body = []
+                for line in m.group(2).splitlines():
+                    mm = re.match(r"\s*([0-9a-f]+):\s+(.*)", line)
+                    if mm:
+                        body.append((int(mm.group(1), 16), mm.group(2).strip()))
+                funcs[m.group(1)] = body
+            self.files[path] = funcs
+        return self.files[path]
 
 
-def spec_block(spec_path, obj_dir):
-    """The llvm-mca input of one spec and the instructions it dropped."""
-    drops, parts = set(), []
-    with open(spec_path) as f:
-        for n, raw in enumerate(f, 1):
-            words = raw.split("#")[0].split()
-            if not words or words[0] == "tree":
-                continue
-            if words[0] == "drop":
-                drops.add(int(words[1], 16))
-            elif words[0] == "insn":
-                parts.append(("insn", " ".join(words[1:])))
-            elif len(words) == 4:
-                parts.append(("range", words, n))
-            else:
-                fail(f"{spec_path}:{n}: expected 'obj function start end', 'drop ADDR' or 'insn TEXT'")
+def spec_block(spec, obj_dir, disassembly):
+    """The llvm-mca input of one spec on one tree's objects, and the instructions it dropped."""
     lines, dropped = ["target:"], []
-    for part in parts:
-        if part[0] == "insn":
-            lines.append("  " + part[1])
+    for step in spec.steps:
+        if step[0] == "insn":
+            lines.append("  " + step[1])
             continue
-        (obj, func, a, b), n = part[1], part[2]
-        funcs = functions(os.path.join(obj_dir, obj))
+        (obj, func, a, b), n = step[1], step[2]
+        funcs = disassembly.functions(os.path.join(obj_dir, obj))
         if func not in funcs:
-            fail(f"{spec_path}:{n}: no function {func} in {obj}")
+            fail(f"{spec.path}:{n}: no function {func} in {obj}")
         lo, hi = int(a, 16), int(b, 16)
         addrs = {addr for addr, _ in funcs[func]}
         if lo not in addrs or hi not in addrs:
-            fail(f"{spec_path}:{n}: {func} has no instruction at {a} or {b} (another compiler's layout?)")
+            fail(f"{spec.path}:{n}: {func} has no instruction at {a} or {b} (another compiler's layout?)")
         for addr, ins in funcs[func]:
             if not lo <= addr <= hi:
                 continue
-            if addr in drops:
+            if (obj, addr) in spec.drops:
                 dropped.append(f"{func}+{addr:x} {ins}")
                 continue
             ins = re.sub(r"\s+<[^>]*>", "", ins)
@@ -169,15 +180,9 @@ def main():
         if not os.path.isfile(os.path.join(path, "Makefile")):
             fail(f"--tree {t}: no kernel Makefile in {path}")
         trees[version] = os.path.abspath(path)
-    specs = {}
-    for name in sorted(os.listdir(SPEC_DIR)):
-        if name.endswith(".spec"):
-            with open(os.path.join(SPEC_DIR, name)) as f:
-                first = f.readline().split()
-            if not first or first[0] != "tree":
-                fail(f"{os.path.join(SPEC_DIR, name)}:1: expected 'tree VERSION...'")
-            specs[name] = first[1:]
-    missing = sorted({v for versions in specs.values() for v in versions} - set(trees))
+    specs = {name[:-5]: Spec(os.path.join(SPEC_DIR, name))
+             for name in sorted(os.listdir(SPEC_DIR)) if name.endswith(".spec")}
+    missing = sorted({v for spec in specs.values() for v in spec.versions} - set(trees))
     if missing:
         fail("the specs need " + ", ".join(f"--tree {v}=DIR" for v in missing))
     configs = {}
@@ -192,15 +197,15 @@ def main():
     work = args.keep or tempfile.mkdtemp(prefix="call-costs-")
     objs = {}
     for version, path in trees.items():
-        objects = set().union(*(spec_objects(os.path.join(SPEC_DIR, n)) for n, vs in specs.items() if version in vs))
+        objects = set().union(*(spec.objects() for spec in specs.values() if version in spec.versions))
         objs[version] = build(path, os.path.join(work, version), objects, configs.get(version))
     print(f"{'spec':<22} {'tree':<7} {'insns':>5} {'uops':>5} {'cycles':>7}  dropped (the model's accesses)")
-    for name, wanted in specs.items():
-        path = os.path.join(SPEC_DIR, name)
-        for version in wanted:
-            block, dropped = spec_block(path, objs[version])
+    disassembly = Disassembly()
+    for name, spec in specs.items():
+        for version in spec.versions:
+            block, dropped = spec_block(spec, objs[version], disassembly)
             insns, uops, cycles = mca(block)
-            print(f"{name[:-5]:<22} {version:<7} {insns:>5} {uops:>5} {cycles:>7.1f}  {len(dropped)}")
+            print(f"{name:<22} {version:<7} {insns:>5} {uops:>5} {cycles:>7.1f}  {len(dropped)}")
     if not args.keep:
         shutil.rmtree(work)
 
