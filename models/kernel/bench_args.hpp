@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "models/exec/op.hpp"
 #include "models/machine/cache.hpp"
 
 namespace walksim::kernel {
@@ -48,9 +49,10 @@ struct BenchArgs {
   AtomicOp atomic = AtomicOp::kFai;
   std::uint8_t value = 1;          // atomic-op cas and swap: the value written (SSYNC alternates 1 and 0)
   machine::LineId line = kNoLine;  // lock-hold: the lock's line (kNoLine: the kernel's test_lock); atomic-op: the line
-  machine::LineId data = 0;        // lock-hold: the first of `data_lines` consecutive protected lines
-  std::uint32_t data_lines = 0;    // lock-hold: each read (unless data_write_only), then written, in the section
-  bool data_write_only = false;    // lock-hold: each only written (libslock's stress_test -w 0)
+  std::uint32_t word = exec::kLineWord;  // lock-hold: the lock's word on its line (several locks may share one)
+  machine::LineId data = 0;              // lock-hold: the first of `data_lines` consecutive protected lines
+  std::uint32_t data_lines = 0;          // lock-hold: each read (unless data_write_only), then written, in the section
+  bool data_write_only = false;          // lock-hold: each only written (libslock's stress_test -w 0)
 };
 
 }  // namespace walksim::kernel

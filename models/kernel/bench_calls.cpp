@@ -13,6 +13,7 @@ void expand_lock_hold(Emitter& e, const Syscall& s) {
       e.ops().back().lock = b.lock;
     } else {
       e.on_line(k, b.line, "lock", 0, b.lock);
+      e.ops().back().word = b.word;
     }
   };
   lock(KOpKind::kSpinLock);

@@ -149,6 +149,13 @@ class Vfs {
   std::uint64_t generation() const { return generation_; }
   // Word ids handed out so far (fields of objects, hash buckets).
   std::uint32_t word_count() const { return next_word_; }
+  // n more word ids, consecutive, for a workload's own fields that share a line (lock-loop's
+  // locks_per_line): the first is returned.
+  std::uint32_t new_words(std::uint32_t n) {
+    const std::uint32_t first = next_word_;
+    next_word_ += n;
+    return first;
+  }
   std::optional<DentryId> child(DentryId parent, std::string_view name) const;
   // `fs`: the filesystem the new dentry is on; ext3 and ext4 make its inode in their container
   // (the kernel's `filesystems:`; std::invalid_argument naming the kernel when it has none).

@@ -29,7 +29,8 @@ struct LockLoopParams {
   kernel::SyncKindIndex lock = kernel::kVariantSpinlock;  // a sync kind of the registry
   std::uint32_t protected_lines = 0;
   std::uint32_t locks = 1;
-  bool write_only = false;  // protected_access: write
+  std::uint32_t locks_per_line = 1;  // locks whose words share one line
+  bool write_only = false;           // protected_access: write
 };
 
 // The locks lock-loop can take: any of the sync registry (walksim locks), spinning, then sleeping.
@@ -80,11 +81,17 @@ constexpr Param<LockLoopParams> kParams[] = {
                             "line per CPU)");
      },
      [](const LockLoopParams& p) -> ParamValue { return std::uint64_t{p.locks}; }},
+    {"locks_per_line",
+     "locks whose lock words share one line, lock i with the next ones (1..8; libslock's MCS lock words are "
+     "8-byte mallocs, two to a 64-byte line); their protected lines stay their own",
+     [](const config::Node& n, LockLoopParams& p) { p.locks_per_line = read_count(n, "locks_per_line", 1, 8); },
+     [](const LockLoopParams& p) -> ParamValue { return std::uint64_t{p.locks_per_line}; }},
 };
 
 // One lock's lines: its own line (kNoLine: the kernel's test_lock) and its first protected line.
 struct LockLines {
   machine::LineId lock = kernel::kNoLine;
+  std::uint32_t word = exec::kLineWord;  // the lock's word on its line (its own line: the line's word)
   machine::LineId data = 0;
 };
 
@@ -107,6 +114,7 @@ class LockSource final : public CountingSource {
     const LockLines& l = locks_.size() > 1 ? locks_[rng_.below(locks_.size())] : locks_.front();
     out.bench.lock = p_.lock;
     out.bench.line = l.lock;
+    out.bench.word = l.word;
     out.bench.data = l.data;
     out.bench.data_lines = p_.protected_lines;
     out.bench.data_write_only = p_.write_only;
@@ -147,7 +155,8 @@ class LockLoop final : public PerProcessWorkload {
  private:
   // The default (one lock of the kernel's kind, no protected lines) is the kernel's test_lock
   // and nothing else, as lock-loop always was. Otherwise the locks and their protected lines are
-  // new lines on the first participating node, each lock's data on consecutive lines.
+  // new lines on the first participating node, each lock's data on consecutive lines; with
+  // locks_per_line k, locks i..i+k-1 keep their words on one line (each its own word).
   void make_locks(kernel::Vfs& vfs, const std::vector<CpuId>& cpus) {
     auto& mem = vfs.memory();
     const auto home = vfs.machine().node_of(vfs.machine().core_of(cpus.front()));
@@ -155,10 +164,16 @@ class LockLoop final : public PerProcessWorkload {
     for (std::uint32_t i = 0; i < p_.locks; ++i) {
       LockLines l;
       const std::string name = "lock-loop lock " + std::to_string(i);
-      if (own_lock) {
+      if (own_lock && i % p_.locks_per_line == 0) {
         l.lock = mem.add_line(home);
-        vfs.set_label(l.lock, {name, 0, "lock", true});
+        std::string label = name;
+        for (std::uint32_t j = i + 1; j < std::min(p_.locks, i + p_.locks_per_line); ++j)
+          label += ", " + std::to_string(j);
+        vfs.set_label(l.lock, {label, 0, "lock", true});
+      } else if (own_lock) {
+        l.lock = locks_.back().lock;
       }
+      if (own_lock && p_.locks_per_line > 1) l.word = vfs.new_words(1);
       for (std::uint32_t d = 0; d < p_.protected_lines; ++d) {
         const machine::LineId line = mem.add_line(home);
         if (d == 0) l.data = line;
