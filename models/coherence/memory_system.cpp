@@ -206,8 +206,12 @@ Transaction MemorySystem::remote_transaction(const LineState& s, CoreId c, bool 
       if (x != d) t.shared = true;
     });
   }
-  // The other domains holding a copy, from the presence sets (no scan of every domain).
+  // The other domains holding a copy, from the presence sets (no scan of every domain). Only a
+  // write invalidates them (ProtocolTiming::legs reads them for an exclusive request only), so a
+  // read skips the scan of a widely shared line's holders.
   holder_scratch_.clear();
+  t.holders = {};
+  if (!write) return t;
   auto note = [&](DomainId h) {
     if (h != d && !domain_mark_[h]) {
       domain_mark_[h] = 1;

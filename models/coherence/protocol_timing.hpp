@@ -24,7 +24,7 @@ struct Transaction {
   bool needs_data;                    // false for an upgrade: the requester's domain has the data
   bool exclusive;                     // store or atomic: every other copy must be invalidated
   std::optional<DomainId> supplier;   // another domain that answers with data (dirty, owned, forwarder)
-  std::span<const DomainId> holders;  // other domains holding a copy (to invalidate when exclusive)
+  std::span<const DomainId> holders;  // other domains holding a copy; filled for an exclusive request only
   // Another core holds a copy that is not a lone exclusive (E/M) one: the line is Shared or Owned
   // somewhere, the requester's own domain included. A directory that records owners only must
   // then invalidate by broadcast (sharers: owner-only).
