@@ -167,8 +167,9 @@ class LockLoop final : public PerProcessWorkload {
       if (own_lock && i % p_.locks_per_line == 0) {
         l.lock = mem.add_line(home);
         std::string label = name;
-        for (std::uint32_t j = i + 1; j < std::min(p_.locks, i + p_.locks_per_line); ++j)
+        for (std::uint32_t j = i + 1; j < std::min(p_.locks, i + p_.locks_per_line); ++j) {
           label += ", " + std::to_string(j);
+        }
         vfs.set_label(l.lock, {label, 0, "lock", true});
       } else if (own_lock) {
         l.lock = locks_.back().lock;
