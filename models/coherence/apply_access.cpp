@@ -45,8 +45,8 @@ void MemorySystem::apply_write(LineId id, CoreId c, std::uint64_t value) {
   });
   s.owner = static_cast<std::int32_t>(c);
   s.owner_state = OwnerState::kModified;
-  s.excl_domain = static_cast<std::int32_t>(d);
-  s.dirty_domain = static_cast<std::int32_t>(d);
+  s.excl_domain = static_cast<std::int16_t>(d);
+  s.dirty_domain = static_cast<std::int16_t>(d);
   if (check_) {
     latest_values_[id] = value;
     copy_value(id, c) = value;
@@ -75,7 +75,7 @@ void MemorySystem::apply_read(LineId id, CoreId c, std::optional<DomainId> suppl
           fill_llc(d, id);
           if (check_ && s.llc.contains(d)) llc_value(id, d) = copy_value(id, o);
         }
-        if (!(od == d && s.llc.contains(d))) {
+        if (!(od == d && !llc_.empty() && s.llc.contains(d))) {
           if (check_) memory_values_[id] = latest_values_[id];  // sharing write-back
           s.dirty_domain = kNone;
         }
@@ -103,7 +103,7 @@ void MemorySystem::apply_read(LineId id, CoreId c, std::optional<DomainId> suppl
   if (alone && (s.dirty_domain < 0 || s.dirty_domain == static_cast<std::int32_t>(d))) {
     s.owner = static_cast<std::int32_t>(c);
     s.owner_state = OwnerState::kExclusive;
-    s.excl_domain = static_cast<std::int32_t>(d);
+    s.excl_domain = static_cast<std::int16_t>(d);
   } else if (has_forward_state_ && !(s.owner >= 0 && s.owner_state == OwnerState::kOwned)) {
     s.owner = static_cast<std::int32_t>(c);
     s.owner_state = OwnerState::kForward;

@@ -1,51 +1,63 @@
 // A fixed-size set of small integers (cores or cache domains) as a bitset sized once per machine.
-// Up to 128 members the bits live inside the set itself, so testing a line's holders costs no
-// pointer chase to the heap; larger machines (the 1024-core synthetic one) spill to the heap.
+// Up to 64 x Words - 1 members the bits live inside the set itself, so testing a line's holders
+// costs no pointer chase to the heap; larger machines (the 1024-core synthetic one) spill to the
+// heap. The set is exactly Words words: a line record holds two of them (docs/performance.md,
+// "seventh step"), so the spill is marked in the top bit of the last word (never a member inline)
+// and the heap block carries its own length.
 #pragma once
 
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <stdexcept>
 
 namespace walksim::coherence {
 
-class IdSet {
+template <std::uint32_t Words>
+class BasicIdSet {
+  static_assert(Words >= 1);
+
  public:
-  IdSet() = default;
-  explicit IdSet(std::uint32_t capacity) : nwords_((capacity + 63) / 64) {
-    if (spilled()) u_.heap = new std::uint64_t[nwords_]();  // zeroed
+  // Members 0 .. kInlineCapacity - 1 fit inside the set.
+  static constexpr std::uint32_t kInlineCapacity = 64 * Words - 1;
+
+  BasicIdSet() = default;
+  explicit BasicIdSet(std::uint32_t capacity) {
+    if (capacity > kInlineCapacity) spill((capacity + 63) / 64);
   }
-  IdSet(const IdSet& o) : nwords_(o.nwords_) {
-    if (spilled()) {
-      u_.heap = new std::uint64_t[nwords_];
-      std::copy(o.u_.heap, o.u_.heap + nwords_, u_.heap);
+  BasicIdSet(const BasicIdSet& o) {
+    if (o.spilled()) {
+      spill(o.nwords());
+      std::copy(o.words(), o.words() + o.nwords(), words());
     } else {
-      u_ = o.u_;
+      std::copy(o.w_, o.w_ + Words, w_);
     }
   }
-  IdSet(IdSet&& o) noexcept : nwords_(o.nwords_), u_(o.u_) { o.nwords_ = 0; }
-  IdSet& operator=(const IdSet& o) {
-    if (this != &o) *this = IdSet(o);
+  BasicIdSet(BasicIdSet&& o) noexcept {
+    std::copy(o.w_, o.w_ + Words, w_);
+    std::fill(o.w_, o.w_ + Words, 0);
+  }
+  BasicIdSet& operator=(const BasicIdSet& o) {
+    if (this != &o) *this = BasicIdSet(o);
     return *this;
   }
-  IdSet& operator=(IdSet&& o) noexcept {
+  BasicIdSet& operator=(BasicIdSet&& o) noexcept {
     if (this != &o) {
       release();
-      nwords_ = o.nwords_;
-      u_ = o.u_;
-      o.nwords_ = 0;
+      std::copy(o.w_, o.w_ + Words, w_);
+      std::fill(o.w_, o.w_ + Words, 0);
     }
     return *this;
   }
-  ~IdSet() { release(); }
+  ~BasicIdSet() { release(); }
 
   bool contains(std::uint32_t i) const { return (words()[i >> 6] >> (i & 63)) & 1u; }
   void insert(std::uint32_t i) { words()[i >> 6] |= std::uint64_t{1} << (i & 63); }
   void erase(std::uint32_t i) { words()[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
-  void clear() { std::fill(words(), words() + nwords_, 0); }
+  void clear() { std::fill(words(), words() + nwords(), 0); }
   bool empty() const {
     const std::uint64_t* w = words();
-    for (std::uint32_t k = 0; k < nwords_; ++k) {
+    for (std::uint32_t k = 0; k < nwords(); ++k) {
       if (w[k]) return false;
     }
     return true;
@@ -53,18 +65,19 @@ class IdSet {
   std::uint32_t size() const {
     std::uint32_t n = 0;
     const std::uint64_t* w = words();
-    for (std::uint32_t k = 0; k < nwords_; ++k) n += static_cast<std::uint32_t>(std::popcount(w[k]));
+    for (std::uint32_t k = 0; k < nwords(); ++k) n += static_cast<std::uint32_t>(std::popcount(w[k]));
     return n;
   }
   // Heap bytes beyond the set itself (for the memory-per-line figure).
-  std::size_t heap_bytes() const { return spilled() ? nwords_ * sizeof(std::uint64_t) : 0; }
+  std::size_t heap_bytes() const { return spilled() ? (nwords() + 1) * sizeof(std::uint64_t) : 0; }
 
   // Calls f(i) for every member in increasing order. Each word is read before its members are
   // visited, so f may erase the member it is given.
   template <class F>
   void for_each(F&& f) const {
     const std::uint64_t* words_p = words();
-    for (std::uint32_t k = 0; k < nwords_; ++k) {
+    const std::uint32_t n = nwords();
+    for (std::uint32_t k = 0; k < n; ++k) {
       std::uint64_t w = words_p[k];
       while (w) {
         const int b = std::countr_zero(w);
@@ -74,26 +87,42 @@ class IdSet {
     }
   }
 
-  bool operator==(const IdSet& o) const {
-    return nwords_ == o.nwords_ && std::equal(words(), words() + nwords_, o.words());
+  // Same members (sets of one machine have one capacity, so one storage).
+  bool operator==(const BasicIdSet& o) const {
+    return nwords() == o.nwords() && std::equal(words(), words() + nwords(), o.words());
   }
 
  private:
-  static constexpr std::uint32_t kInline = 2;
-  bool spilled() const { return nwords_ > kInline; }
-  void release() {
-    if (spilled()) delete[] u_.heap;
-    nwords_ = 0;
-  }
-  std::uint64_t* words() { return spilled() ? u_.heap : u_.bits; }
-  const std::uint64_t* words() const { return spilled() ? u_.heap : u_.bits; }
+  static constexpr std::uint64_t kSpilled = std::uint64_t{1} << 63;
+  bool spilled() const { return (w_[Words - 1] & kSpilled) != 0; }
+  // The heap block: its length in words, then the words.
+  std::uint64_t* block() const { return reinterpret_cast<std::uint64_t*>(w_[Words - 1] & ~kSpilled); }
+  std::uint32_t nwords() const { return spilled() ? static_cast<std::uint32_t>(block()[0]) : Words; }
+  std::uint64_t* words() { return spilled() ? block() + 1 : w_; }
+  const std::uint64_t* words() const { return spilled() ? block() + 1 : w_; }
 
-  // 24 bytes: the line record keeps its hot part in one host cacheline.
-  std::uint32_t nwords_ = 0;
-  union Storage {
-    std::uint64_t bits[kInline];
-    std::uint64_t* heap;
-  } u_ = {{0, 0}};
+  void spill(std::uint32_t n) {
+    auto* b = new std::uint64_t[std::size_t{n} + 1]();  // zeroed
+    const auto p = reinterpret_cast<std::uint64_t>(b);
+    if (p & kSpilled) {  // user-space addresses have the top bit clear on every 64-bit host we build for
+      delete[] b;
+      throw std::logic_error("heap address with its top bit set: IdSet cannot mark its spill");
+    }
+    b[0] = n;
+    std::fill(w_, w_ + Words, 0);
+    w_[Words - 1] = p | kSpilled;
+  }
+  void release() {
+    if (spilled()) delete[] block();
+    std::fill(w_, w_ + Words, 0);
+  }
+
+  std::uint64_t w_[Words] = {};
 };
+
+// A line's holders (cores): 16 bytes, 127 cores inline (every shipped machine but the synthetic
+// 1024-core one). A line's shared-cache domains: 8 bytes, 63 domains inline.
+using IdSet = BasicIdSet<2>;
+using SmallIdSet = BasicIdSet<1>;
 
 }  // namespace walksim::coherence

@@ -61,7 +61,38 @@ TEST_P(IdSetSizes, VisitingMayEraseTheVisitedMember) {
   EXPECT_TRUE(s.empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(Capacities, IdSetSizes, ::testing::Values(8u, 64u, 128u, 129u, 1024u));
+INSTANTIATE_TEST_SUITE_P(Capacities, IdSetSizes, ::testing::Values(8u, 64u, 126u, 127u, 128u, 129u, 1024u));
+
+// The spill is marked in the top bit of the set's last word, so a set of W words keeps 64 W - 1
+// members inside itself: the last member inside and the first one spilled both work.
+TEST(IdSetStorage, TheLastInlineMemberAndTheFirstSpilledCapacityBothHoldTheirTopMember) {
+  IdSet inside(127), spilled(128);
+  SmallIdSet small_inside(63), small_spilled(64);
+  EXPECT_EQ(inside.heap_bytes(), 0u);
+  EXPECT_GT(spilled.heap_bytes(), 0u);
+  EXPECT_EQ(small_inside.heap_bytes(), 0u);
+  EXPECT_GT(small_spilled.heap_bytes(), 0u);
+  inside.insert(126);
+  spilled.insert(127);
+  small_inside.insert(62);
+  small_spilled.insert(63);
+  EXPECT_EQ(members(inside), std::vector<std::uint32_t>{126});
+  EXPECT_EQ(members(spilled), std::vector<std::uint32_t>{127});
+  std::vector<std::uint32_t> got;
+  small_inside.for_each([&](std::uint32_t i) { got.push_back(i); });
+  small_spilled.for_each([&](std::uint32_t i) { got.push_back(i); });
+  EXPECT_EQ(got, (std::vector<std::uint32_t>{62, 63}));
+  // A copy of a spilled set has its own block; a moved-from set is empty and inside again.
+  SmallIdSet copy = small_spilled;
+  copy.erase(63);
+  EXPECT_TRUE(small_spilled.contains(63));
+  SmallIdSet moved = std::move(small_spilled);
+  EXPECT_TRUE(moved.contains(63));
+  EXPECT_EQ(small_spilled.heap_bytes(), 0u);  // NOLINT(bugprone-use-after-move): the state a move leaves
+  EXPECT_TRUE(small_spilled.empty());
+  EXPECT_EQ(sizeof(IdSet), 16u);
+  EXPECT_EQ(sizeof(SmallIdSet), 8u);
+}
 
 }  // namespace
 }  // namespace walksim::coherence

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "models/coherence/core_set.hpp"
+#include "models/machine/machine_limits.hpp"
 #include "sim/time.hpp"
 
 namespace walksim::coherence {
@@ -21,14 +22,20 @@ enum class OwnerState : std::uint8_t {
 
 constexpr std::int32_t kNone = -1;
 
-// The fields an access reads on every private hit come first, and the record is aligned to a
-// host cacheline, so a hit touches one host line of it.
+// One host cacheline per simulated line: a hit, a miss's plan and an eviction read this record
+// and nothing else (docs/performance.md, "seventh step": halving the record's host footprint is
+// what the git-diff-many runs, bound by host memory latency on these records, gain most from).
+// The widths are the machine limits' (models/machine/machine_limits.hpp): nodes fit 16 bits, cache
+// domains 15 bits and a sign. What only transactions write, the statistics, is kept beside
+// (LineStats).
 struct alignas(64) LineState {
-  std::uint32_t home = 0;      // NUMA node whose memory and home agent hold the line
-  bool home_assigned = false;  // false until first touch (when the allocation did not pin it)
+  std::uint16_t home = 0;  // NUMA node whose memory and home agent hold the line
   OwnerState owner_state = OwnerState::kExclusive;
-  bool has_waiters = false;           // requests wait in the line's queue (MemorySystem::request)
-  bool home_busy = false;             // home_free ends a busy state: requests arriving before it are NACKed
+  bool home_assigned : 1 = false;     // false until first touch (when the allocation did not pin it)
+  bool has_waiters : 1 = false;       // requests wait in the line's queue (MemorySystem::request)
+  bool home_busy : 1 = false;         // home_free ends a busy state: requests arriving before it are NACKed
+  std::int16_t excl_domain = kNone;   // domain with write permission (E/M at the domain level)
+  std::int16_t dirty_domain = kNone;  // domain holding data newer than memory, or none
   std::int32_t owner = kNone;         // core holding E/M/O/F, or none
   std::int32_t pending_core = kNone;  // core whose latest transaction's data arrives at busy_until
   Picos busy_until = 0;
@@ -36,12 +43,15 @@ struct alignas(64) LineState {
   // than home_free and takes effect no earlier than grant_free (a forwarding home's retention).
   Picos home_free = 0;
   Picos grant_free = 0;
-  IdSet holders;                      // cores with a copy in their private caches
-  IdSet llc;                          // cache domains whose shared last-level cache holds a copy
-  std::int32_t excl_domain = kNone;   // domain with write permission (E/M at the domain level)
-  std::int32_t dirty_domain = kNone;  // domain holding data newer than memory, or none
+  IdSet holders;   // cores with a copy in their private caches
+  SmallIdSet llc;  // cache domains whose shared last-level cache holds a copy (empty without one)
+};
+static_assert(sizeof(LineState) == 64, "a line record is one host cacheline");
+static_assert(machine::kMaxNodes <= UINT16_MAX, "LineState::home is 16 bits");
+static_assert(machine::kMaxDomains <= INT16_MAX, "LineState's domains are 16 bits with a sign");
 
-  // Statistics, for the hot-line report.
+// Statistics, for the hot-line report: written by transactions only, so kept apart from the record.
+struct LineStats {
   std::uint64_t transactions = 0;  // accesses that needed more than a private-cache hit
   std::uint64_t transfers = 0;     // transactions that moved data or ownership between cores
   Picos stall = 0;                 // requesters' waiting time (queueing + latency) in those

@@ -43,13 +43,15 @@ MemorySystem::MemorySystem(const machine::Machine& m, bool check)
 LineId MemorySystem::add_line(std::optional<machine::NodeId> home) {
   LineState s;
   s.holders = IdSet(m_.cores());
-  s.llc = IdSet(m_.domains());
+  // Only a machine with a shared level marks domains (every use of llc is behind !llc_.empty()).
+  if (!llc_.empty()) s.llc = SmallIdSet(m_.domains());
   if (home) {
     if (*home >= m_.nodes()) throw std::out_of_range("line home node out of range");
-    s.home = *home;
+    s.home = static_cast<std::uint16_t>(*home);
     s.home_assigned = true;
   }
   lines_.push_back(std::move(s));
+  stats_.emplace_back();
   if (check_) {
     memory_values_.push_back(0);
     latest_values_.push_back(0);
@@ -85,8 +87,9 @@ std::size_t MemorySystem::bytes_per_line() const {
   // The line record; presence sets of machines beyond 128 cores or domains add heap blocks,
   // which malloc rounds up to 16 bytes with an 8-byte header (at least 32 bytes).
   const auto heap = [](std::size_t bytes) { return bytes ? std::max<std::size_t>(32, (bytes + 8 + 15) / 16 * 16) : 0; };
-  const IdSet cores(m_.cores()), domains(m_.domains());
-  return sizeof(LineState) + heap(cores.heap_bytes()) + heap(domains.heap_bytes());
+  const IdSet cores(m_.cores());
+  const SmallIdSet domains(llc_.empty() ? 0 : m_.domains());
+  return sizeof(LineState) + sizeof(LineStats) + heap(cores.heap_bytes()) + heap(domains.heap_bytes());
 }
 
 std::optional<AccessResult> MemorySystem::private_hit(Picos now, CoreId c, LineId id, AccessKind kind,
@@ -318,10 +321,11 @@ AccessResult MemorySystem::apply(Picos effect, Picos after, Picos issued, Picos 
   // The requester's data arrives at r.done: its own hits before then wait for it (a prefetch's).
   s.busy_until = r.done;
   s.pending_core = static_cast<std::int32_t>(c);
-  ++s.transactions;
-  if (moved) ++s.transfers;
-  s.stall += r.done - issued;
-  s.queued += queued;
+  LineStats& st = stats_[id];
+  ++st.transactions;
+  if (moved) ++st.transfers;
+  st.stall += r.done - issued;
+  st.queued += queued;
 
   if (write) {
     if (!s.holders.contains(c)) {
@@ -355,7 +359,7 @@ AccessResult MemorySystem::access(Picos now, CpuId cpu, LineId id, AccessKind ki
   LineState& s = lines_[id];
   const CoreId c = m_.core_of(cpu);
   if (!s.home_assigned) {
-    s.home = m_.node_of(c);
+    s.home = static_cast<std::uint16_t>(m_.node_of(c));
     s.home_assigned = true;
   }
   if (auto hit = private_hit(now, c, id, kind, value)) return *hit;
@@ -390,7 +394,7 @@ std::optional<AccessResult> MemorySystem::request(Picos now, CpuId cpu, LineId i
   LineState& s = lines_[id];
   const CoreId c = m_.core_of(cpu);
   if (!s.home_assigned) {
-    s.home = m_.node_of(c);
+    s.home = static_cast<std::uint16_t>(m_.node_of(c));
     s.home_assigned = true;
   }
   std::vector<Waiting>* queue = nullptr;

@@ -91,6 +91,7 @@ class MemorySystem {
   LineId add_line(std::optional<machine::NodeId> home = std::nullopt);
   std::size_t line_count() const { return lines_.size(); }
   const LineState& line(LineId id) const { return lines_[id]; }
+  const LineStats& line_stats(LineId id) const { return stats_[id]; }
   const machine::Machine& machine() const { return m_; }
 
   // Effect at grant (docs/model.md, "Grants"). The access of `cpu` to `line` issued at `now`
@@ -214,6 +215,7 @@ class MemorySystem {
   bool check_;
   bool floor_ = false;
   std::vector<LineState, HugePageAllocator<LineState>> lines_;  // huge pages: dense, large, read everywhere
+  std::vector<LineStats, HugePageAllocator<LineStats>> stats_;  // beside lines_, one per line
   std::vector<std::vector<machine::SetAssocCache>> private_;    // [core][private level]
   std::vector<machine::SetAssocCache> llc_;                     // [domain], empty if no shared level
   std::size_t private_levels_ = 0;

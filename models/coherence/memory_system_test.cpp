@@ -224,7 +224,7 @@ TEST(Queueing, NSimultaneousRequestersFinishInNTransferTimes) {
   EXPECT_EQ(done[0], t0 + from_ns(19));
   EXPECT_EQ(done[1], t0 + from_ns(38));
   EXPECT_EQ(done[2], t0 + from_ns(57));
-  EXPECT_EQ(mem.line(l).queued, from_ns(19 + 38));
+  EXPECT_EQ(mem.line_stats(l).queued, from_ns(19 + 38));
 }
 
 // The owner's window (docs/model.md, "Grants", "Legs"): after a new owner's data arrived, the next

@@ -155,7 +155,7 @@ double transfers_per_success(const MachineSpec& spec, std::uint32_t threads, int
   }
   r.ex.run();
   EXPECT_EQ(r.ex.word(l), static_cast<std::uint64_t>(successes) * cpus.size());
-  return static_cast<double>(r.mem.line(l).transfers) / static_cast<double>(successes * cpus.size());
+  return static_cast<double>(r.mem.line_stats(l).transfers) / static_cast<double>(successes * cpus.size());
 }
 
 TEST_P(OnEveryMachine, ACmpxchgLoopNeedsAFewTransfersPerSuccessFlatInThreads) {
@@ -241,7 +241,7 @@ CountedRun run_counted(const MachineSpec& spec, bool with_count) {
     EXPECT_EQ(r.ex.named_word(kCount), static_cast<std::uint64_t>(kAcquisitions) * cpus.size());
   }
   const double acquisitions = static_cast<double>(kAcquisitions * cpus.size());
-  return {static_cast<double>(r.mem.line(l).transactions) / acquisitions, *lost / acquisitions};
+  return {static_cast<double>(r.mem.line_stats(l).transactions) / acquisitions, *lost / acquisitions};
 }
 
 TEST_P(OnEveryMachine, CountPlusPlusInsideTheLockCostsAboutNoExtraOwnership) {

@@ -74,7 +74,7 @@ Outcome run(const std::string& kernel, std::size_t cache_entries) {
             s.walk.rcu_lookups,
             ex.stats(a.cpu).finished,
             {}};
-  for (LineId l = 0; l < mem.line_count(); ++l) o.line_transactions.push_back(mem.line(l).transactions);
+  for (LineId l = 0; l < mem.line_count(); ++l) o.line_transactions.push_back(mem.line_stats(l).transactions);
   return o;
 }
 

@@ -88,6 +88,10 @@ Machine::Machine(MachineSpec spec) : spec_(checked_layout(std::move(spec))), top
     }
   }
   domain_count_ = spec_.cores() / domain_size_;
+  if (domain_count_ > kMaxDomains) {
+    throw std::invalid_argument("machine '" + spec_.name + "' has " + std::to_string(domain_count_) +
+                                " cache domains; the limit is " + std::to_string(kMaxDomains));
+  }
   for (CpuId c = 0; c < spec_.cpus(); ++c) core_of_cpu_.push_back(c / spec_.threads_per_core);
   for (CoreId c = 0; c < spec_.cores(); ++c) {
     domain_of_core_.push_back(c / domain_size_);

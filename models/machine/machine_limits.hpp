@@ -27,6 +27,10 @@ inline constexpr std::uint64_t kMaxLinesPerCache = std::uint64_t{1} << 24;
 inline constexpr std::uint64_t kMaxCacheLines = std::uint64_t{1} << 28;
 inline constexpr std::uint64_t kCacheBytesPerLine = 8;
 
+// Cache domains (the instances of the shared cache level, every core its own without one): a line
+// record keeps one in 16 bits with a sign (models/coherence/line_state.hpp).
+inline constexpr std::uint64_t kMaxDomains = 32767;
+
 // Interconnect: routers (declared, or made by a fat-tree generator) and links (listed or
 // generated; a full mesh of N nodes has N(N-1)/2). The stored routes of all node pairs together
 // may cross at most kMaxRouteSteps links (8 bytes each): a long ring or chain exceeds it.

@@ -196,6 +196,20 @@ TEST_F(MachineLimits, TheCachesOfAllCoresTogetherAreBounded) {
   EXPECT_TRUE(contains(e.message(), "above the limit of 268435456 lines")) << e.what();
 }
 
+TEST_F(MachineLimits, MoreCacheDomainsThanALineRecordCanNameAreRefusedAtTheCaches) {
+  // Without a shared level every core is its own domain: 2 sockets x 16384 cores = 32768 domains,
+  // one above what a line record keeps in 16 bits with a sign; 2 x 16383 loads.
+  const std::string private_only = "caches:\n  - name: L1D\n    shared_by: " + sourced("1") +
+                                   "\n    size: " + sourced("1KiB") + "\n    ways: " + sourced("4") +
+                                   "\n    latency: " + sourced("4cycles") + "\n";
+  const auto e = load_error(child("domains", "layout:\n  cores_per_socket: " + sourced("16384") + "\n" + private_only));
+  EXPECT_EQ(e.key_path(), "caches");
+  EXPECT_TRUE(contains(e.message(), "32768 cache domains")) << e.what();
+  EXPECT_TRUE(contains(e.message(), "above the limit of 32767")) << e.what();
+  EXPECT_NO_THROW(load_machine(
+      child("domains-ok", "layout:\n  cores_per_socket: " + sourced("16383") + "\n" + private_only), kMachineDirs));
+}
+
 TEST_F(MachineLimits, AFullMeshWithTooManyLinksIsRefusedBeforeItIsBuilt) {
   const auto e = load_error(synthetic("mesh", {{"nodes: {value: 64", "nodes: {value: 1024"},
                                                {"    kind: fat-tree\n", "    kind: full-mesh\n    class: fabric\n"}}));

@@ -178,6 +178,15 @@ void read_caches(const Node& root, MachineSpec& spec) {
                 " bytes per line of every cache instance, " +
                 std::to_string(kMaxCacheLines * kCacheBytesPerLine >> 30) + " GiB at the limit)");
   }
+  // The cache domains: the shared level's instances, or every core without a shared level.
+  std::uint32_t domain_size = 1;
+  for (const CacheLevelSpec& level : spec.caches) domain_size = std::max(domain_size, level.shared_by);
+  const std::uint64_t domains = std::uint64_t{spec.cores()} / domain_size;
+  if (domains > kMaxDomains) {
+    caches.fail("the " + std::to_string(spec.cores()) + " cores make " + std::to_string(domains) +
+                " cache domains (instances of the shared level, or every core without one), above the limit of " +
+                std::to_string(kMaxDomains) + " (a line record keeps a domain in 16 bits)");
+  }
 }
 
 // The protocol families by name, as Node::as_enum takes them.

@@ -93,7 +93,7 @@ TEST(McsLock, AWaiterSpinsOnItsOwnNodeWhichOnlyItsPredecessorWrites) {
   // The lock word saw the two swaps and the last release's cmpxchg; the waiter's wait was on its
   // node (linked by it, granted by the owner), not on the lock word.
   EXPECT_EQ(q.lock.stats().rmws, 3u);
-  EXPECT_GT(q.r.mem.line(q.node(4)).transactions, 0u);
+  EXPECT_GT(q.r.mem.line_stats(q.node(4)).transactions, 0u);
   EXPECT_EQ(q.r.ex.word(q.lines[0]), 0u);
 }
 

@@ -28,7 +28,7 @@ TEST(PercpuCounter, AddsStayOnEachCpusOwnLineWithoutRmwsOrTransfers) {
   EXPECT_EQ(cnt.stats().rmws, 0u);
   for (CpuId c = 0; c < r.m.cpus(); ++c) {
     const auto& line = r.mem.line(lines[c]);
-    EXPECT_EQ(line.transfers, 0u);
+    EXPECT_EQ(r.mem.line_stats(lines[c]).transfers, 0u);
     EXPECT_EQ(line.holders.size(), 1u);
     EXPECT_TRUE(line.holders.contains(r.m.core_of(c)));
     EXPECT_EQ(line.home, r.m.node_of(r.m.core_of(c)));  // allocated on the CPU's own node

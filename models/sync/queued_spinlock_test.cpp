@@ -53,8 +53,8 @@ TEST(QueuedSpinlock, ASecondContenderSetsPendingAndSpinsOnTheLockWordWithoutQueu
   q.r.ex.run();
   EXPECT_EQ(waited, 1u);
   EXPECT_GT(q.r.ex.stats(4).finished, from_ns(5000));
-  EXPECT_EQ(q.r.mem.line(q.node(4)).transactions, 0u);  // its node was never touched
-  EXPECT_EQ(q.lock.stats().rmws, 1u + 2u);              // owner's cmpxchg; fast + pending cmpxchg
+  EXPECT_EQ(q.r.mem.line_stats(q.node(4)).transactions, 0u);  // its node was never touched
+  EXPECT_EQ(q.lock.stats().rmws, 1u + 2u);                    // owner's cmpxchg; fast + pending cmpxchg
   EXPECT_EQ(q.r.ex.word(q.lines[0]), 0u);
 }
 
@@ -89,9 +89,9 @@ TEST(QueuedSpinlock, QueuedWaitersSpinOnTheirOwnNodesAndAreServedInArrivalOrder)
   const auto& node3 = q.r.mem.line(q.node(3));
   EXPECT_TRUE(node3.holders.contains(3));
   EXPECT_EQ(node3.holders.size(), 1u);
-  const std::uint64_t lock_traffic = q.r.mem.line(q.lines[0]).transactions;
+  const std::uint64_t lock_traffic = q.r.mem.line_stats(q.lines[0]).transactions;
   q.r.sim.run(from_ns(9000));
-  EXPECT_EQ(q.r.mem.line(q.lines[0]).transactions, lock_traffic) << "parked waiters make no traffic";
+  EXPECT_EQ(q.r.mem.line_stats(q.lines[0]).transactions, lock_traffic) << "parked waiters make no traffic";
   q.r.ex.run();
   EXPECT_EQ(order, (std::vector<CpuId>{0, 6, 2, 3}));
   EXPECT_EQ(q.r.ex.word(q.lines[0]), 0u);

@@ -207,18 +207,18 @@ std::vector<HotLine> hottest_lines(const coherence::MemorySystem& mem, const ker
                                    std::size_t keep_at_most) {
   std::vector<LineId> ids;
   for (LineId l = 0; l < mem.line_count(); ++l) {
-    if (mem.line(l).transactions) ids.push_back(l);
+    if (mem.line_stats(l).transactions) ids.push_back(l);
   }
   const std::size_t keep = std::min(keep_at_most, ids.size());
   std::partial_sort(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(keep), ids.end(), [&](LineId a, LineId b) {
-    const auto& x = mem.line(a);
-    const auto& y = mem.line(b);
+    const auto& x = mem.line_stats(a);
+    const auto& y = mem.line_stats(b);
     if (x.stall != y.stall) return x.stall > y.stall;
     return a < b;
   });
   std::vector<HotLine> hot;
   for (std::size_t i = 0; i < keep; ++i) {
-    const auto& st = mem.line(ids[i]);
+    const auto& st = mem.line_stats(ids[i]);
     const auto& label = vfs.label(ids[i]);
     hot.push_back({label.object.empty() ? "line " + std::to_string(ids[i]) : label.object, label.index, label.fields,
                    label.shared, st.transfers, st.transactions, st.stall, st.queued});
