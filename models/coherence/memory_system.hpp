@@ -10,8 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "models/coherence/growing_array.hpp"
 #include "models/coherence/home_agents.hpp"
-#include "models/coherence/huge_page_allocator.hpp"
 #include "models/coherence/line_state.hpp"
 #include "models/coherence/protocol_timing.hpp"
 #include "models/machine/cache.hpp"
@@ -214,10 +214,10 @@ class MemorySystem {
   bool has_forward_state_;
   bool check_;
   bool floor_ = false;
-  std::vector<LineState, HugePageAllocator<LineState>> lines_;  // huge pages: dense, large, read everywhere
-  std::vector<LineStats, HugePageAllocator<LineStats>> stats_;  // beside lines_, one per line
-  std::vector<std::vector<machine::SetAssocCache>> private_;    // [core][private level]
-  std::vector<machine::SetAssocCache> llc_;                     // [domain], empty if no shared level
+  GrowingArray<LineState> lines_;                             // huge pages: dense, large, read everywhere
+  GrowingArray<LineStats> stats_;                             // beside lines_, one per line
+  std::vector<std::vector<machine::SetAssocCache>> private_;  // [core][private level]
+  std::vector<machine::SetAssocCache> llc_;                   // [domain], empty if no shared level
   std::size_t private_levels_ = 0;
   std::vector<Picos> link_busy_;  // per link and direction (2 * index + (a->b ? 0 : 1))
   HomeAgents agents_{0, 0};       // per node, with `coherence.home_occupancy` only

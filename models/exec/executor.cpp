@@ -143,7 +143,7 @@ void Executor::throw_time_overflow(CpuId cpu) {
 std::uint64_t& Executor::word_ref(const Op& op) {
   auto& store = op.word == kLineWord ? words_ : named_words_;
   const std::size_t i = op.word == kLineWord ? op.line : op.word;
-  if (i >= store.size()) store.resize(std::max<std::size_t>(i + 1, store.size() * 2), 0);
+  if (i >= store.size()) store.resize(i + 1, 0);  // the array doubles its mapping, not its contents
   return store[i];
 }
 

@@ -176,8 +176,8 @@ class Executor final : public sim::EventHandler {
   std::vector<Thread> threads_;
   std::vector<std::uint8_t> hosts_;  // per CPU: a program was started on it
   // The logical value of each line's own word (huge pages, as the line records: one word per line).
-  std::vector<std::uint64_t, coherence::HugePageAllocator<std::uint64_t>> words_;
-  std::vector<std::uint64_t, coherence::HugePageAllocator<std::uint64_t>> named_words_;  // named words (Op::on_word)
+  coherence::GrowingArray<std::uint64_t> words_;
+  coherence::GrowingArray<std::uint64_t> named_words_;  // named words (Op::on_word)
   // Parked waiters, per line that has had any (in the order they parked; emptied, not erased, when
   // they wake), and a byte per line saying whether it has some now: most lines never have a waiter,
   // and a write to one must not cost a lookup.
