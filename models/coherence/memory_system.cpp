@@ -84,7 +84,8 @@ void MemorySystem::forget_domain_if_empty(LineState& s, DomainId d) {
 }
 
 std::size_t MemorySystem::bytes_per_line() const {
-  // The line record; presence sets of machines beyond 128 cores or domains add heap blocks,
+  // The line record and its statistics; presence sets of machines beyond 127 cores or 63 shared-cache
+  // domains add heap blocks (their length word included),
   // which malloc rounds up to 16 bytes with an 8-byte header (at least 32 bytes).
   const auto heap = [](std::size_t bytes) { return bytes ? std::max<std::size_t>(32, (bytes + 8 + 15) / 16 * 16) : 0; };
   const IdSet cores(m_.cores());
