@@ -57,7 +57,8 @@ class BasicIdSet {
   void clear() { std::fill(words(), words() + nwords(), 0); }
   bool empty() const {
     const std::uint64_t* w = words();
-    for (std::uint32_t k = 0; k < nwords(); ++k) {
+    const std::uint32_t n = nwords();
+    for (std::uint32_t k = 0; k < n; ++k) {
       if (w[k]) return false;
     }
     return true;
@@ -65,7 +66,8 @@ class BasicIdSet {
   std::uint32_t size() const {
     std::uint32_t n = 0;
     const std::uint64_t* w = words();
-    for (std::uint32_t k = 0; k < nwords(); ++k) n += static_cast<std::uint32_t>(std::popcount(w[k]));
+    const std::uint32_t words_n = nwords();
+    for (std::uint32_t k = 0; k < words_n; ++k) n += static_cast<std::uint32_t>(std::popcount(w[k]));
     return n;
   }
   // Heap bytes beyond the set itself (for the memory-per-line figure).

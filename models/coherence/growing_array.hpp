@@ -69,7 +69,6 @@ class GrowingArray {
   // Appends copies of v up to n elements (never shrinks).
   void resize(std::size_t n, const T& v) {
     if (n <= size_) return;
-    if (n > kMaxBytes / sizeof(T)) throw std::bad_alloc();
     if (n * sizeof(T) > bytes_) grow(n);
     for (; size_ < n; ++size_) new (data_ + size_) T(v);
   }
@@ -98,17 +97,17 @@ class GrowingArray {
     std::size_t want = bytes_ ? 2 * bytes_ : kSmallStart;
     while (want < min_elems * sizeof(T)) want *= 2;
     if (want >= kHugePage) want = (want + kHugePage - 1) / kHugePage * kHugePage;
+    const std::size_t align = want >= kHugePage ? kHugePage : 4096;
     void* to = nullptr;
     if (!data_) {
-      to = want >= kHugePage ? map_aligned(want, kHugePage, PROT_READ | PROT_WRITE)
-                             : map_aligned(want, 4096, PROT_READ | PROT_WRITE);
+      to = map_aligned(want, align, PROT_READ | PROT_WRITE);
     } else {
       // Grown where it lies if the addresses after it are free (alignment kept), else moved by its
       // page tables onto a reserved aligned range (MREMAP_FIXED replaces the reservation).
       const bool huge_aligned = reinterpret_cast<std::uintptr_t>(data_) % kHugePage == 0;
       to = want < kHugePage || huge_aligned ? mremap(data_, bytes_, want, 0) : MAP_FAILED;
       if (to == MAP_FAILED) {
-        void* target = map_aligned(want, want >= kHugePage ? kHugePage : 4096, PROT_NONE);
+        void* target = map_aligned(want, align, PROT_NONE);
         to = mremap(data_, bytes_, want, MREMAP_MAYMOVE | MREMAP_FIXED, target);
         if (to == MAP_FAILED) {
           munmap(target, want);
