@@ -1,10 +1,11 @@
 // A dense array for the largest per-line tables (the line records and their statistics, the
-// executor's word per line): one anonymous mapping that grows by moving page tables (mremap), never
+// executor's word per line): one anonymous mapping that grows by moving page tables (mremap), not
 // by copying. A std::vector doubles by allocating twice the space, copying and freeing the old
 // block, so at each doubling the old and the new copy are both resident: git-diff-many's 64 trees
 // made 4 GB of line records, and the last doubling alone held 2 GB twice (docs/performance.md,
 // "eighth step"). Here the old pages are the new array's first pages, and only the pages written
-// are ever resident.
+// are ever resident. The one copy is the step from a small mapping (at most 1 MiB) to the first
+// huge one, so that all of a large table is in huge pages (the ninth step there).
 //
 // From 2 MiB on the mapping is 2 MiB aligned and advised as transparent huge pages
 // (madvise(MADV_HUGEPAGE); Debian's default THP mode is "madvise", so without the advice they get
@@ -20,6 +21,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <new>
 #include <type_traits>
 #include <utility>
@@ -99,8 +101,17 @@ class GrowingArray {
     if (want >= kHugePage) want = (want + kHugePage - 1) / kHugePage * kHugePage;
     const std::size_t align = want >= kHugePage ? kHugePage : 4096;
     void* to = nullptr;
-    if (!data_) {
+    if (!data_ || (bytes_ < kHugePage && want >= kHugePage)) {
+      // A fresh mapping; when a small array first reaches 2 MiB its contents (at most 1 MiB) are
+      // copied into one, not moved: moved 4 KiB pages would stay 4 KiB pages, a page fault each
+      // (512 per table, a measurable part of a short run on a virtual machine, where a fault is
+      // a trap to the hypervisor) and a TLB entry each, where a fresh huge page is one of both.
       to = map_aligned(want, align, PROT_READ | PROT_WRITE);
+      if (want >= kHugePage) (void)madvise(to, want, MADV_HUGEPAGE);  // before the copy touches it
+      if (data_) {
+        std::memcpy(to, static_cast<void*>(data_), size_ * sizeof(T));
+        munmap(data_, bytes_);
+      }
     } else {
       // Grown where it lies if the addresses after it are free (alignment kept), else moved by its
       // page tables onto a reserved aligned range (MREMAP_FIXED replaces the reservation).

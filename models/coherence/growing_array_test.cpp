@@ -1,6 +1,6 @@
-// The growing array keeps its contents across growth from a small mapping to huge-page ones (moved
-// by page tables, not copied), huge mappings are 2 MiB aligned, and line records keep their
-// alignment and their presence sets' heap blocks.
+// The growing array keeps its contents across growth from a small mapping to huge-page ones (copied
+// once into the first huge mapping, then moved by page tables), huge mappings are 2 MiB aligned, and line records keep
+// their alignment and their presence sets' heap blocks.
 #include "models/coherence/growing_array.hpp"
 
 #include <gtest/gtest.h>
