@@ -1,11 +1,12 @@
 // A dense array for the largest per-line tables (the line records and their statistics, the
-// executor's word per line): one anonymous mapping that grows by moving page tables (mremap), not
-// by copying. A std::vector doubles by allocating twice the space, copying and freeing the old
-// block, so at each doubling the old and the new copy are both resident: git-diff-many's 64 trees
-// made 4 GB of line records, and the last doubling alone held 2 GB twice (docs/performance.md,
-// "eighth step"). Here the old pages are the new array's first pages, and only the pages written
-// are ever resident. The one copy is the step from a small mapping (at most 1 MiB) to the first
-// huge one, so that all of a large table is in huge pages (the ninth step there).
+// executor's word per line). A std::vector doubles by allocating twice the space, copying and
+// freeing the old block, so at each doubling the old and the new copy are both resident:
+// git-diff-many's 64 trees made 4 GB of line records, and the last doubling alone held 2 GB twice
+// (docs/performance.md, "eighth step"). Here a table of 2 MiB or more is one anonymous mapping that
+// grows by moving page tables (mremap), not by copying: the old pages are the new array's first
+// pages, and only the pages written are ever resident. Below 2 MiB it is a heap block that doubles
+// as a vector's does, and reaching 2 MiB copies it (at most 1 MiB) into the first mapping (the
+// ninth step there says why).
 //
 // From 2 MiB on the mapping is 2 MiB aligned and advised as transparent huge pages
 // (madvise(MADV_HUGEPAGE); Debian's default THP mode is "madvise", so without the advice they get
@@ -77,7 +78,8 @@ class GrowingArray {
 
  private:
   static constexpr std::size_t kSmallStart = 64 << 10;
-  static constexpr std::size_t kMaxBytes = std::size_t{1} << 46;  // 64 TiB: far past any host
+  static constexpr std::align_val_t kAlign{alignof(T) > 64 ? alignof(T) : 64};  // heap blocks
+  static constexpr std::size_t kMaxBytes = std::size_t{1} << 46;                // 64 TiB: far past any host
 
   // A fresh mapping of `bytes` (a multiple of the page size), aligned to `align`: memory to use, or
   // (PROT_NONE) a reservation of addresses that a move replaces, which commits nothing.
@@ -94,39 +96,39 @@ class GrowingArray {
     return reinterpret_cast<void*>(aligned);
   }
 
+  // Below 2 MiB a table is a heap block that doubles by copying (as a vector's); the first huge
+  // mapping is filled by one copy of at most 1 MiB; from there it grows by mremap. Small tables on
+  // the heap, not in mappings of their own: their freed blocks go back to malloc, which hands them
+  // to the run's many small objects instead of faulting fresh pages in, and a small mapping moved
+  // by mremap would keep 4 KiB pages (a fault and a TLB entry each) inside the later huge table
+  // (docs/performance.md, "ninth step": on a virtual machine a fault is a trap to the hypervisor).
   void grow(std::size_t min_elems) {
     if (min_elems > kMaxBytes / sizeof(T)) throw std::bad_alloc();
     std::size_t want = bytes_ ? 2 * bytes_ : kSmallStart;
     while (want < min_elems * sizeof(T)) want *= 2;
     if (want >= kHugePage) want = (want + kHugePage - 1) / kHugePage * kHugePage;
-    const std::size_t align = want >= kHugePage ? kHugePage : 4096;
     void* to = nullptr;
-    if (!data_ || (bytes_ < kHugePage && want >= kHugePage)) {
-      // A fresh mapping; when a small array first reaches 2 MiB its contents (at most 1 MiB) are
-      // copied into one, not moved: moved 4 KiB pages would stay 4 KiB pages, a page fault each
-      // (512 per table, a measurable part of a short run on a virtual machine, where a fault is
-      // a trap to the hypervisor) and a TLB entry each, where a fresh huge page is one of both.
-      to = map_aligned(want, align, PROT_READ | PROT_WRITE);
+    if (want < kHugePage || bytes_ < kHugePage) {
+      to = want < kHugePage ? ::operator new(want, kAlign) : map_aligned(want, kHugePage, PROT_READ | PROT_WRITE);
       if (want >= kHugePage) (void)madvise(to, want, MADV_HUGEPAGE);  // before the copy touches it
       if (data_) {
         std::memcpy(to, static_cast<void*>(data_), size_ * sizeof(T));
-        munmap(data_, bytes_);
+        ::operator delete(static_cast<void*>(data_), kAlign);
       }
     } else {
       // Grown where it lies if the addresses after it are free (alignment kept), else moved by its
       // page tables onto a reserved aligned range (MREMAP_FIXED replaces the reservation).
-      const bool huge_aligned = reinterpret_cast<std::uintptr_t>(data_) % kHugePage == 0;
-      to = want < kHugePage || huge_aligned ? mremap(data_, bytes_, want, 0) : MAP_FAILED;
+      to = mremap(data_, bytes_, want, 0);
       if (to == MAP_FAILED) {
-        void* target = map_aligned(want, align, PROT_NONE);
+        void* target = map_aligned(want, kHugePage, PROT_NONE);
         to = mremap(data_, bytes_, want, MREMAP_MAYMOVE | MREMAP_FIXED, target);
         if (to == MAP_FAILED) {
           munmap(target, want);
           throw std::bad_alloc();
         }
       }
+      (void)madvise(to, want, MADV_HUGEPAGE);  // advice only
     }
-    if (want >= kHugePage) (void)madvise(to, want, MADV_HUGEPAGE);  // advice only
     data_ = static_cast<T*>(to);
     bytes_ = want;
   }
@@ -134,7 +136,11 @@ class GrowingArray {
   void release() noexcept {
     if (!data_) return;
     for (std::size_t i = 0; i < size_; ++i) data_[i].~T();
-    munmap(data_, bytes_);
+    if (bytes_ < kHugePage) {
+      ::operator delete(static_cast<void*>(data_), kAlign);
+    } else {
+      munmap(data_, bytes_);
+    }
     data_ = nullptr;
     size_ = 0;
     bytes_ = 0;

@@ -1,6 +1,7 @@
-// The growing array keeps its contents across growth from a small mapping to huge-page ones (copied
-// once into the first huge mapping, then moved by page tables), huge mappings are 2 MiB aligned, and line records keep
-// their alignment and their presence sets' heap blocks.
+// The growing array keeps its contents across growth from small heap blocks to huge-page mappings
+// (copied once into the first mapping, then moved by page tables), huge mappings are 2 MiB aligned,
+// small blocks at least a host cacheline, and line records keep their alignment and their presence
+// sets' heap blocks.
 #include "models/coherence/growing_array.hpp"
 
 #include <gtest/gtest.h>
@@ -21,6 +22,17 @@ TEST(GrowingArray, KeepsItsContentsAcrossGrowthFromSmallToHugeMappings) {
   for (std::size_t i = 0; i < n; i += 4099) ASSERT_EQ(v[i], i * 2654435761u) << i;
   EXPECT_EQ(v[n - 1], (n - 1) * 2654435761u);
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(v.data()) % kHugePage, 0u);  // a huge mapping
+}
+
+TEST(GrowingArray, SmallTablesKeepTheirContentsAcrossDoublingsAndAreCachelineAligned) {
+  GrowingArray<std::uint32_t> v;
+  const std::size_t n = kHugePage / sizeof(std::uint32_t) / 2;  // 1 MiB: heap blocks only
+  for (std::size_t i = 0; i < n; ++i) {
+    v.push_back(static_cast<std::uint32_t>(i * 7));
+    if ((i & (i - 1)) == 0) ASSERT_EQ(reinterpret_cast<std::uintptr_t>(v.data()) % 64, 0u) << i;
+  }
+  for (std::size_t i = 0; i < n; i += 1021) ASSERT_EQ(v[i], i * 7) << i;
+  EXPECT_EQ(v.back(), (n - 1) * 7);
 }
 
 TEST(GrowingArray, ResizeAppendsCopiesAndNeverShrinks) {
