@@ -66,6 +66,49 @@ TEST(DentryHash, ALookupWalksTheNewerDentriesOfItsBucketFirst) {
   EXPECT_EQ(ops[3].line, vfs.field(vfs.dentry(first).obj, "d_hash").line);
 }
 
+// What a cached expansion depends on: the dentries and hash chains it read, and nothing else.
+TEST(DentryHash, RecordedReadsChangeWithWhatWasReadAndOnlyWithIt) {
+  machine::Machine m(machine::load_machine("westmere-ep-2s12c", testing::machine_dirs()));
+  const KernelSpec k = load_kernel("linux-2.6.35", testing::kernel_dirs());
+  coherence::MemorySystem mem(m, false);
+  Vfs vfs(mem, k);
+  const DentryId a = vfs.mkpath("/a", false, 0u), b = vfs.mkpath("/b", false, 0u);
+  const DentryId f = vfs.add_dentry(a, "f", false, false, 0u);
+  std::vector<Vfs::TreeRead> reads;
+  const auto record = [&] {  // what a lookup of a/f reads
+    reads.clear();
+    vfs.record_reads(&reads);
+    ASSERT_EQ(vfs.child(a, "f"), f);
+    (void)vfs.hash_chain(vfs.bucket_of(a, "f"));
+    (void)vfs.dentry(f).negative;
+    (void)vfs.dentry(f).negative;  // noted once
+    vfs.record_reads(nullptr);
+  };
+  record();
+  EXPECT_EQ(reads.size(), 3u);  // a, its bucket, f
+  (void)vfs.dentry(b);          // not recording: not noted
+  EXPECT_EQ(reads.size(), 3u);
+  vfs.add_dentry(b, "x", false, false, 0u);  // another directory, another bucket
+  ASSERT_NE(vfs.bucket_of(b, "x"), vfs.bucket_of(a, "f"));
+  EXPECT_TRUE(vfs.reads_unchanged(reads));
+  // A name of another directory in the same bucket changes the chain the lookup walked.
+  std::string same;
+  for (int i = 0; same.empty() && i < 50'000'000; ++i) {
+    if (vfs.bucket_of(b, "n" + std::to_string(i)) == vfs.bucket_of(a, "f")) same = "n" + std::to_string(i);
+  }
+  ASSERT_FALSE(same.empty());
+  vfs.add_dentry(b, same, false, false, 0u);
+  EXPECT_FALSE(vfs.reads_unchanged(reads));
+  record();
+  vfs.add_dentry(a, "g", false, false, 0u);  // a's children
+  EXPECT_FALSE(vfs.reads_unchanged(reads));
+  record();
+  vfs.move_dentry(vfs.add_dentry(b, "y", false, false, 0u), b, "z");  // b only
+  EXPECT_TRUE(vfs.reads_unchanged(reads));
+  vfs.remove_dentry(f);
+  EXPECT_FALSE(vfs.reads_unchanged(reads));
+}
+
 TEST(SlabFree, AFreedObjectIsTheNextOneItsCpuAllocatesAndNoOtherCpus) {
   machine::Machine m(machine::load_machine("westmere-ep-2s12c", testing::machine_dirs()));
   const KernelSpec k = load_kernel("linux-2.6.35", testing::kernel_dirs());

@@ -28,6 +28,7 @@ void ProcessProgram::make_key(bool force_ref) {
 
 const Expansion& ProcessProgram::expand(bool force_ref) {
   Vfs& vfs = rt_.vfs();
+  ++expansions_;  // undone below when the cache has the call
   if (!sys_traits(current_.sys).cacheable || cache_entries_ == 0) {
     rt_.expander().expand(current_, p_, force_ref, exp_, stats_.walk);
     return exp_;
@@ -41,8 +42,9 @@ const Expansion& ProcessProgram::expand(bool force_ref) {
       break;
     }
   }
-  if (found && found->generation == vfs.generation() && found->fd_generation == p_.fd_generation) {
+  if (found && found->valid && found->fd_generation == p_.fd_generation && vfs.reads_unchanged(found->reads)) {
     stats_.walk += found->delta;
+    --expansions_;
     return found->exp;
   }
   // Expand into the call's slot, or a new one, or the oldest (reusing its storage). A call that
@@ -60,12 +62,20 @@ const Expansion& ProcessProgram::expand(bool force_ref) {
   Cached& slot = *found;
   const std::uint64_t generation = vfs.generation();
   const std::uint64_t fd_generation = p_.fd_generation;
-  slot.generation = kStale;  // until the expansion is complete
+  slot.valid = false;  // until the expansion is complete
   slot.delta = WalkStats{};
-  rt_.expander().expand(current_, p_, force_ref, slot.exp, slot.delta);
+  slot.reads.clear();
+  {
+    // Stops recording however the expansion ends (a bad call throws).
+    struct Recording {
+      Vfs& vfs;
+      ~Recording() { vfs.record_reads(nullptr); }
+    } recording{vfs};
+    vfs.record_reads(&slot.reads);
+    rt_.expander().expand(current_, p_, force_ref, slot.exp, slot.delta);
+  }
   stats_.walk += slot.delta;
-  const bool unchanged = generation == vfs.generation() && fd_generation == p_.fd_generation;
-  slot.generation = unchanged ? generation : kStale;
+  slot.valid = generation == vfs.generation() && fd_generation == p_.fd_generation;
   slot.fd_generation = fd_generation;
   return slot.exp;
 }

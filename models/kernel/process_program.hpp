@@ -42,25 +42,27 @@ class ProcessProgram final : public exec::Program {
   bool next(std::uint64_t last_result, exec::Op& out) override;
 
   const ProcessStats& stats() const { return stats_; }
+  // System calls expanded (not reused from the cache of expansions), restarts included.
+  std::uint64_t expansions() const { return expansions_; }
   void set_observer(Observer o) { observer_ = std::move(o); }
 
  private:
   // Expands the current call, reusing an earlier expansion of the same call when the call changes
-  // nothing and the dentry tree has not changed since (a stat loop expands once).
+  // nothing and no part of the dentry tree it read has changed since (a stat loop expands once).
   const Expansion& expand(bool force_ref);
 
   void make_key(bool force_ref);
   // The current call's user_before work as an op; false when it has none.
   bool emit_user_work(exec::Op& out);
 
-  static constexpr std::uint64_t kStale = UINT64_MAX;  // a generation the tree never reaches
   // One kept expansion. Slots are replaced in turn (first in, first out) and keep their storage:
   // once every slot has held a call, expanding into one allocates nothing (a slot's key and
   // operations reuse their capacity), where a map cleared when full freed and made them again.
   struct Cached {
     std::string key;
     std::size_t hash = 0;
-    std::uint64_t generation = kStale;
+    bool valid = false;                // false: expanded while the call changed the tree or its descriptors
+    std::vector<Vfs::TreeRead> reads;  // what of the tree the expansion read, and in which version
     std::uint64_t fd_generation = 0;
     Expansion exp;
     WalkStats delta;  // what expanding it added to the walk statistics
@@ -84,6 +86,7 @@ class ProcessProgram final : public exec::Program {
   bool user_phase_ = false;
   sim::Picos user_start_ = 0;
   ProcessStats stats_;
+  std::uint64_t expansions_ = 0;
   Observer observer_;
 };
 

@@ -188,6 +188,7 @@ const std::pair<const std::string, double>* Vfs::step_cost(std::string_view step
 }
 
 std::optional<DentryId> Vfs::child(DentryId parent, std::string_view name) const {
+  if (reads_) note_read(parent);
   const auto& ch = dentries_[parent].children;
   const auto it = ch.find(name);
   if (it == ch.end()) return std::nullopt;
@@ -236,13 +237,39 @@ FieldRef Vfs::hash_bucket_lock(std::uint32_t bucket) const {
 
 Vfs::ChainView Vfs::hash_chain(std::uint32_t bucket) const {
   Bucket& rec = bucket_record(bucket);
+  if (reads_) note_bucket_read(bucket, &rec);
   const BucketRef b = bucket_ref(rec, bucket);
   return {{b.line, b.word, "bucket"}, rec.head};
 }
 
 DentryId Vfs::chain_head(std::uint32_t bucket) const {
   const auto it = buckets_.find(bucket);
+  if (reads_) note_bucket_read(bucket, it == buckets_.end() ? nullptr : &it->second);
   return it == buckets_.end() ? kNoDentry : it->second.head;
+}
+
+// A bucket with no record yet reads as version 0: linking a dentry into it makes the record and
+// raises its version.
+void Vfs::note_bucket_read(std::uint32_t bucket, const Bucket* b) const {
+  if (!b) {
+    reads_->push_back({bucket, 0, true});
+    return;
+  }
+  if (b->read_stamp == read_stamp_) return;
+  b->read_stamp = read_stamp_;
+  reads_->push_back({bucket, b->version, true});
+}
+
+bool Vfs::reads_unchanged(const std::vector<TreeRead>& deps) const {
+  for (const TreeRead& r : deps) {
+    if (!r.bucket) {
+      if (dentries_[r.id].version != r.version) return false;
+      continue;
+    }
+    const auto it = buckets_.find(r.id);
+    if ((it == buckets_.end() ? 0 : it->second.version) != r.version) return false;
+  }
+  return true;
 }
 
 void Vfs::hash_link(DentryId d) {
@@ -251,6 +278,7 @@ void Vfs::hash_link(DentryId d) {
   x.hash_next = b.head;
   b.head = d;
   x.hashed = true;
+  ++b.version;
 }
 
 void Vfs::hash_unlink(DentryId d) {
@@ -264,8 +292,10 @@ void Vfs::hash_unlink(DentryId d) {
     DentryId prev = b.head;
     while (dentries_[prev].hash_next != d) prev = dentries_[prev].hash_next;
     dentries_[prev].hash_next = x.hash_next;
+    ++dentries_[prev].version;
   }
   x.hash_next = kNoDentry;
+  ++b.version;
 }
 
 const std::vector<std::pair<std::string, Filesystem>>& filesystem_names() {
@@ -320,6 +350,7 @@ DentryId Vfs::add_dentry(DentryId parent, const std::string& name, bool dir, boo
   dentries_.push_back(std::move(d));
   const auto id = static_cast<DentryId>(dentries_.size() - 1);
   dentries_[parent].children.emplace(name, id);
+  ++dentries_[parent].version;
   hash_link(id);
   ++generation_;
   return id;
@@ -335,21 +366,30 @@ ObjId Vfs::page_of(Dentry& d) {
 
 void Vfs::remove_dentry(DentryId d) {
   Dentry& x = dentries_[d];
-  if (x.parent != kNoDentry) dentries_[x.parent].children.erase(x.name);
+  if (x.parent != kNoDentry) {
+    dentries_[x.parent].children.erase(x.name);
+    ++dentries_[x.parent].version;
+  }
   x.negative = true;
+  ++x.version;
   hash_unlink(d);
   ++generation_;
 }
 
 void Vfs::move_dentry(DentryId d, DentryId new_parent, const std::string& new_name) {
   Dentry& x = dentries_[d];
-  if (x.parent != kNoDentry) dentries_[x.parent].children.erase(x.name);
+  if (x.parent != kNoDentry) {
+    dentries_[x.parent].children.erase(x.name);
+    ++dentries_[x.parent].version;
+  }
   if (auto old = child(new_parent, new_name)) remove_dentry(*old);
   hash_unlink(d);
   x.parent = new_parent;
   x.name = new_name;
   x.bucket = bucket_of(new_parent, new_name);
   dentries_[new_parent].children.emplace(new_name, d);
+  ++dentries_[new_parent].version;
+  ++x.version;
   hash_link(d);
   ++generation_;
 }

@@ -79,6 +79,10 @@ struct Dentry {
   std::uint32_t bucket = 0;        // index into the dentry hash table
   DentryId hash_next = kNoDentry;  // the next dentry on its bucket's chain (hlist: newest first)
   bool hashed = false;             // on its bucket's chain
+  // Increases whenever the dentry's name, parent, children, chain link or negativity change (so an
+  // expansion that read it can tell whether it still applies: Vfs::record_reads).
+  std::uint32_t version = 0;
+  mutable std::uint64_t read_stamp = 0;  // the recording that last noted it (one note per recording)
   std::map<std::string, DentryId, std::less<>> children;
 };
 
@@ -141,12 +145,33 @@ class Vfs {
 
   // The dentry tree. `shared` marks objects that several processes may write.
   DentryId root() const { return root_; }
-  const Dentry& dentry(DentryId d) const { return dentries_[d]; }
-  Dentry& dentry(DentryId d) { return dentries_[d]; }
+  const Dentry& dentry(DentryId d) const {
+    if (reads_) note_read(d);
+    return dentries_[d];
+  }
+  Dentry& dentry(DentryId d) {
+    if (reads_) note_read(d);
+    return dentries_[d];
+  }
   DentryId dentry_count() const { return static_cast<DentryId>(dentries_.size()); }
-  // Increases whenever the dentry tree changes (a name added, removed or moved), so that an
-  // expansion made against one state of the tree can tell whether it still applies.
+  // Increases whenever the dentry tree changes (a name added, removed or moved) anywhere: an
+  // expansion that changed it is not reused.
   std::uint64_t generation() const { return generation_; }
+  // What an expansion read of the tree: a dentry (through dentry() or a lookup in its children)
+  // or a hash bucket's chain, with its version then. While `deps` is set, every such read is
+  // noted there once; reads_unchanged tells whether all of them would read the same now. A call
+  // expanded against one part of the tree is then reused until that part changes, not until any
+  // other process changes any other directory (dbench's 64 clients each work in their own).
+  struct TreeRead {
+    std::uint32_t id;  // DentryId, or bucket index
+    std::uint32_t version;
+    bool bucket;
+  };
+  void record_reads(std::vector<TreeRead>* deps) {
+    reads_ = deps;
+    ++read_stamp_;
+  }
+  bool reads_unchanged(const std::vector<TreeRead>& deps) const;
   // Word ids handed out so far (fields of objects, hash buckets).
   std::uint32_t word_count() const { return next_word_; }
   // n more word ids, consecutive, for a workload's own fields that share a line (lock-loop's
@@ -263,9 +288,20 @@ class Vfs {
   static constexpr std::uint32_t kNoWord = UINT32_MAX;
   struct Bucket {
     LineId line = 0;
-    std::uint32_t word = kNoWord;  // first of the bucket's two words; kNoWord: not read yet
-    DentryId head = kNoDentry;     // the newest dentry on the chain
+    std::uint32_t word = kNoWord;          // first of the bucket's two words; kNoWord: not read yet
+    DentryId head = kNoDentry;             // the newest dentry on the chain
+    std::uint32_t version = 0;             // increases when a dentry joins or leaves the chain
+    mutable std::uint64_t read_stamp = 0;  // as Dentry::read_stamp
   };
+  void note_read(DentryId d) const {
+    const Dentry& x = dentries_[d];
+    if (x.read_stamp == read_stamp_) return;
+    x.read_stamp = read_stamp_;
+    reads_->push_back({d, x.version, false});
+  }
+  void note_bucket_read(std::uint32_t bucket, const Bucket* b) const;
+  std::vector<TreeRead>* reads_ = nullptr;
+  std::uint64_t read_stamp_ = 0;
   Bucket& bucket_record(std::uint32_t bucket) const;
   BucketRef bucket_ref(Bucket& b, std::uint32_t bucket) const;
   void hash_link(DentryId d);
