@@ -66,7 +66,9 @@ TEST(DentryHash, ALookupWalksTheNewerDentriesOfItsBucketFirst) {
   EXPECT_EQ(ops[3].line, vfs.field(vfs.dentry(first).obj, "d_hash").line);
 }
 
-// What a cached expansion depends on: the dentries and hash chains it read, and nothing else.
+// What a cached expansion depends on: the dentries, directory listings and hash chains it read,
+// and nothing else. A lookup of a name depends on the name's bucket, not on the directory's other
+// names.
 TEST(DentryHash, RecordedReadsChangeWithWhatWasReadAndOnlyWithIt) {
   machine::Machine m(machine::load_machine("westmere-ep-2s12c", testing::machine_dirs()));
   const KernelSpec k = load_kernel("linux-2.6.35", testing::kernel_dirs());
@@ -74,23 +76,36 @@ TEST(DentryHash, RecordedReadsChangeWithWhatWasReadAndOnlyWithIt) {
   Vfs vfs(mem, k);
   const DentryId a = vfs.mkpath("/a", false, 0u), b = vfs.mkpath("/b", false, 0u);
   const DentryId f = vfs.add_dentry(a, "f", false, false, 0u);
-  std::vector<Vfs::TreeRead> reads;
-  const auto record = [&] {  // what a lookup of a/f reads
-    reads.clear();
-    vfs.record_reads(&reads);
+  std::vector<Vfs::TreeRead> lookup, listing;
+  const auto record_lookup = [&] {  // what a lookup of a/f reads
+    lookup.clear();
+    vfs.record_reads(&lookup);
     ASSERT_EQ(vfs.child(a, "f"), f);
-    (void)vfs.hash_chain(vfs.bucket_of(a, "f"));
+    (void)vfs.hash_chain(vfs.bucket_of(a, "f"));  // the same bucket: noted once
     (void)vfs.dentry(f).negative;
     (void)vfs.dentry(f).negative;  // noted once
     vfs.record_reads(nullptr);
   };
-  record();
-  EXPECT_EQ(reads.size(), 3u);  // a, its bucket, f
-  (void)vfs.dentry(b);          // not recording: not noted
-  EXPECT_EQ(reads.size(), 3u);
+  const auto record_listing = [&] {  // what a readdir of a reads
+    listing.clear();
+    vfs.record_reads(&listing);
+    (void)vfs.children(a).size();
+    vfs.record_reads(nullptr);
+  };
+  record_lookup();
+  record_listing();
+  EXPECT_EQ(lookup.size(), 2u);  // the bucket of (a, "f"), f
+  EXPECT_EQ(listing.size(), 1u);
+  (void)vfs.dentry(b);  // not recording: not noted
+  EXPECT_EQ(lookup.size(), 2u);
   vfs.add_dentry(b, "x", false, false, 0u);  // another directory, another bucket
   ASSERT_NE(vfs.bucket_of(b, "x"), vfs.bucket_of(a, "f"));
-  EXPECT_TRUE(vfs.reads_unchanged(reads));
+  EXPECT_TRUE(vfs.reads_unchanged(lookup));
+  EXPECT_TRUE(vfs.reads_unchanged(listing));
+  vfs.add_dentry(a, "g", false, false, 0u);  // another name of a: its listing changes, not the lookup
+  ASSERT_NE(vfs.bucket_of(a, "g"), vfs.bucket_of(a, "f"));
+  EXPECT_TRUE(vfs.reads_unchanged(lookup));
+  EXPECT_FALSE(vfs.reads_unchanged(listing));
   // A name of another directory in the same bucket changes the chain the lookup walked.
   std::string same;
   for (int i = 0; same.empty() && i < 50'000'000; ++i) {
@@ -98,15 +113,19 @@ TEST(DentryHash, RecordedReadsChangeWithWhatWasReadAndOnlyWithIt) {
   }
   ASSERT_FALSE(same.empty());
   vfs.add_dentry(b, same, false, false, 0u);
-  EXPECT_FALSE(vfs.reads_unchanged(reads));
-  record();
-  vfs.add_dentry(a, "g", false, false, 0u);  // a's children
-  EXPECT_FALSE(vfs.reads_unchanged(reads));
-  record();
+  EXPECT_FALSE(vfs.reads_unchanged(lookup));
+  record_lookup();
   vfs.move_dentry(vfs.add_dentry(b, "y", false, false, 0u), b, "z");  // b only
-  EXPECT_TRUE(vfs.reads_unchanged(reads));
+  EXPECT_TRUE(vfs.reads_unchanged(lookup));
   vfs.remove_dentry(f);
-  EXPECT_FALSE(vfs.reads_unchanged(reads));
+  EXPECT_FALSE(vfs.reads_unchanged(lookup));
+  // A lookup of a name that is not there yet goes stale when it is made.
+  lookup.clear();
+  vfs.record_reads(&lookup);
+  EXPECT_FALSE(vfs.child(a, "h"));
+  vfs.record_reads(nullptr);
+  vfs.add_dentry(a, "h", false, false, 0u);
+  EXPECT_FALSE(vfs.reads_unchanged(lookup));
 }
 
 TEST(SlabFree, AFreedObjectIsTheNextOneItsCpuAllocatesAndNoOtherCpus) {

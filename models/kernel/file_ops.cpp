@@ -148,6 +148,7 @@ int find_fd(const Ctx& c, const std::string& path) {
     if (!ch) return -1;
     d = *ch;
   }
+  c.vfs.note_fd_table_read(c.p);
   for (std::size_t i = c.p.fds.size(); i-- > 0;) {
     if (c.p.fds[i].open && c.p.fds[i].dentry == d) return static_cast<int>(i);
   }
@@ -414,7 +415,7 @@ void sys_readdir(Ctx& c, const Syscall& s) {
     c.e.mutex_lock(dir.inode, "i_mutex");
     d_children_lock(c.e, dir.obj);
     if (call == 0) {
-      for (const auto& [name, child] : dir.children) {
+      for (const auto& [name, child] : c.vfs.children(w.target)) {
         c.e.load(c.vfs.dentry(child).obj, "d_child");
         c.e.load(c.vfs.dentry(child).obj, "d_iname");
         c.e.load(c.vfs.dentry(child).inode, "i_mode");

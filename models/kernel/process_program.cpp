@@ -42,7 +42,7 @@ const Expansion& ProcessProgram::expand(bool force_ref) {
       break;
     }
   }
-  if (found && found->valid && found->fd_generation == p_.fd_generation && vfs.reads_unchanged(found->reads)) {
+  if (found && found->valid && vfs.reads_unchanged(found->reads)) {
     stats_.walk += found->delta;
     --expansions_;
     return found->exp;
@@ -76,7 +76,6 @@ const Expansion& ProcessProgram::expand(bool force_ref) {
   }
   stats_.walk += slot.delta;
   slot.valid = generation == vfs.generation() && fd_generation == p_.fd_generation;
-  slot.fd_generation = fd_generation;
   return slot.exp;
 }
 

@@ -61,9 +61,9 @@ class ProcessProgram final : public exec::Program {
   struct Cached {
     std::string key;
     std::size_t hash = 0;
-    bool valid = false;                // false: expanded while the call changed the tree or its descriptors
-    std::vector<Vfs::TreeRead> reads;  // what of the tree the expansion read, and in which version
-    std::uint64_t fd_generation = 0;
+    bool valid = false;  // false: expanded while the call changed the tree or its descriptors
+    // What of the tree and of the process's descriptor table the expansion read, in which version.
+    std::vector<Vfs::TreeRead> reads;
     Expansion exp;
     WalkStats delta;  // what expanding it added to the walk statistics
   };

@@ -152,8 +152,7 @@ void remove_entry(Ctx& c, const Syscall& s, bool is_dir) {
   c.e.mutex_lock(dir_in, "i_mutex");
   const auto victim = lookup_hash(c, dir, w.last);
   // unlink of a directory is EISDIR, rmdir of a file ENOTDIR, rmdir of a non-empty one ENOTEMPTY.
-  const bool wrong =
-      victim && (c.vfs.dentry(*victim).dir != is_dir || (is_dir && !c.vfs.dentry(*victim).children.empty()));
+  const bool wrong = victim && (c.vfs.dentry(*victim).dir != is_dir || (is_dir && !c.vfs.children(*victim).empty()));
   if (!victim || wrong) {
     if (victim) c.e.dput(*victim);
     c.e.mutex_unlock(dir_in, "i_mutex");
@@ -253,7 +252,7 @@ RenameDone rename_locked(Ctx& c, const WalkResult& w1, const WalkResult& w2, con
     const Dentry& to = c.vfs.dentry(*new_d);
     // may_delete: ENOTDIR or EISDIR; simple_rename's simple_empty: ENOTEMPTY. (The model does not
     // emit simple_empty's d_subdirs walk, on success either.)
-    if (from.dir != to.dir || (to.dir && !to.children.empty())) {
+    if (from.dir != to.dir || (to.dir && !c.vfs.children(*new_d).empty())) {
       c.e.mnt_drop_write();
       return drop();
     }

@@ -188,11 +188,24 @@ const std::pair<const std::string, double>* Vfs::step_cost(std::string_view step
 }
 
 std::optional<DentryId> Vfs::child(DentryId parent, std::string_view name) const {
-  if (reads_) note_read(parent);
+  if (reads_) {
+    const std::uint32_t bucket = bucket_of(parent, name);
+    const auto it = buckets_.find(bucket);
+    note_bucket_read(bucket, it == buckets_.end() ? nullptr : &it->second);
+  }
   const auto& ch = dentries_[parent].children;
   const auto it = ch.find(name);
   if (it == ch.end()) return std::nullopt;
   return it->second;
+}
+
+const std::map<std::string, DentryId, std::less<>>& Vfs::children(DentryId d) const {
+  const Dentry& x = dentries_[d];
+  if (reads_ && x.children_read_stamp != read_stamp_) {
+    x.children_read_stamp = read_stamp_;
+    reads_->push_back({d, ReadOf::kChildren, x.children_version});
+  }
+  return x.children;
 }
 
 std::uint32_t Vfs::bucket_of(DentryId parent, std::string_view name) const {
@@ -252,22 +265,32 @@ DentryId Vfs::chain_head(std::uint32_t bucket) const {
 // raises its version.
 void Vfs::note_bucket_read(std::uint32_t bucket, const Bucket* b) const {
   if (!b) {
-    reads_->push_back({bucket, 0, true});
+    reads_->push_back({bucket, ReadOf::kBucket, 0});
     return;
   }
   if (b->read_stamp == read_stamp_) return;
   b->read_stamp = read_stamp_;
-  reads_->push_back({bucket, b->version, true});
+  reads_->push_back({bucket, ReadOf::kBucket, b->version});
 }
 
 bool Vfs::reads_unchanged(const std::vector<TreeRead>& deps) const {
   for (const TreeRead& r : deps) {
-    if (!r.bucket) {
-      if (dentries_[r.id].version != r.version) return false;
-      continue;
+    switch (r.what) {
+      case ReadOf::kDentry:
+        if (dentries_[r.id].version != r.version) return false;
+        break;
+      case ReadOf::kChildren:
+        if (dentries_[r.id].children_version != r.version) return false;
+        break;
+      case ReadOf::kBucket: {
+        const auto it = buckets_.find(r.id);
+        if ((it == buckets_.end() ? 0 : it->second.version) != r.version) return false;
+        break;
+      }
+      case ReadOf::kFdTable:
+        if (processes_[r.id].fd_generation != r.version) return false;
+        break;
     }
-    const auto it = buckets_.find(r.id);
-    if ((it == buckets_.end() ? 0 : it->second.version) != r.version) return false;
   }
   return true;
 }
@@ -350,7 +373,7 @@ DentryId Vfs::add_dentry(DentryId parent, const std::string& name, bool dir, boo
   dentries_.push_back(std::move(d));
   const auto id = static_cast<DentryId>(dentries_.size() - 1);
   dentries_[parent].children.emplace(name, id);
-  ++dentries_[parent].version;
+  ++dentries_[parent].children_version;
   hash_link(id);
   ++generation_;
   return id;
@@ -368,7 +391,7 @@ void Vfs::remove_dentry(DentryId d) {
   Dentry& x = dentries_[d];
   if (x.parent != kNoDentry) {
     dentries_[x.parent].children.erase(x.name);
-    ++dentries_[x.parent].version;
+    ++dentries_[x.parent].children_version;
   }
   x.negative = true;
   ++x.version;
@@ -380,7 +403,7 @@ void Vfs::move_dentry(DentryId d, DentryId new_parent, const std::string& new_na
   Dentry& x = dentries_[d];
   if (x.parent != kNoDentry) {
     dentries_[x.parent].children.erase(x.name);
-    ++dentries_[x.parent].version;
+    ++dentries_[x.parent].children_version;
   }
   if (auto old = child(new_parent, new_name)) remove_dentry(*old);
   hash_unlink(d);
@@ -388,7 +411,7 @@ void Vfs::move_dentry(DentryId d, DentryId new_parent, const std::string& new_na
   x.name = new_name;
   x.bucket = bucket_of(new_parent, new_name);
   dentries_[new_parent].children.emplace(new_name, d);
-  ++dentries_[new_parent].version;
+  ++dentries_[new_parent].children_version;
   ++x.version;
   hash_link(d);
   ++generation_;

@@ -79,10 +79,17 @@ struct Dentry {
   std::uint32_t bucket = 0;        // index into the dentry hash table
   DentryId hash_next = kNoDentry;  // the next dentry on its bucket's chain (hlist: newest first)
   bool hashed = false;             // on its bucket's chain
-  // Increases whenever the dentry's name, parent, children, chain link or negativity change (so an
-  // expansion that read it can tell whether it still applies: Vfs::record_reads).
+  // Increases whenever the dentry's name, parent, chain link or negativity change, and
+  // children_version whenever a child is added or removed (so an expansion that read either can
+  // tell whether it still applies: Vfs::record_reads).
   std::uint32_t version = 0;
-  mutable std::uint64_t read_stamp = 0;  // the recording that last noted it (one note per recording)
+  std::uint32_t children_version = 0;
+  mutable std::uint64_t read_stamp = 0;           // the recording that last noted the dentry
+  mutable std::uint64_t children_read_stamp = 0;  // ... and its children
+
+ private:
+  // Read through Vfs::children (which notes the read) or Vfs::child; changed only by the Vfs.
+  friend class Vfs;
   std::map<std::string, DentryId, std::less<>> children;
 };
 
@@ -162,16 +169,22 @@ class Vfs {
   // noted there once; reads_unchanged tells whether all of them would read the same now. A call
   // expanded against one part of the tree is then reused until that part changes, not until any
   // other process changes any other directory (dbench's 64 clients each work in their own).
+  // kFdTable: a process's descriptor table (id: its pid; version: its fd_generation).
+  enum class ReadOf : std::uint8_t { kDentry, kChildren, kBucket, kFdTable };
   struct TreeRead {
-    std::uint32_t id;  // DentryId, or bucket index
-    std::uint32_t version;
-    bool bucket;
+    std::uint32_t id;  // DentryId, bucket index or pid
+    ReadOf what;
+    std::uint64_t version;
   };
   void record_reads(std::vector<TreeRead>* deps) {
     reads_ = deps;
     ++read_stamp_;
   }
   bool reads_unchanged(const std::vector<TreeRead>& deps) const;
+  // Notes a read of p's descriptor table (a descriptor looked up), when recording.
+  void note_fd_table_read(const Process& p) const {
+    if (reads_) reads_->push_back({p.pid, ReadOf::kFdTable, p.fd_generation});
+  }
   // Word ids handed out so far (fields of objects, hash buckets).
   std::uint32_t word_count() const { return next_word_; }
   // n more word ids, consecutive, for a workload's own fields that share a line (lock-loop's
@@ -181,7 +194,12 @@ class Vfs {
     next_word_ += n;
     return first;
   }
+  // The child `name` of `parent`. A recorded read of it is a read of the name's hash bucket: a name
+  // joins or leaves a directory only by joining or leaving its bucket's chain, so other names
+  // added to the directory do not make the lookup stale.
   std::optional<DentryId> child(DentryId parent, std::string_view name) const;
+  // All of a directory's children, by name (readdir, emptiness tests).
+  const std::map<std::string, DentryId, std::less<>>& children(DentryId d) const;
   // `fs`: the filesystem the new dentry is on; ext3 and ext4 make its inode in their container
   // (the kernel's `filesystems:`; std::invalid_argument naming the kernel when it has none).
   DentryId add_dentry(DentryId parent, const std::string& name, bool dir, bool shared,
@@ -297,7 +315,7 @@ class Vfs {
     const Dentry& x = dentries_[d];
     if (x.read_stamp == read_stamp_) return;
     x.read_stamp = read_stamp_;
-    reads_->push_back({d, x.version, false});
+    reads_->push_back({d, ReadOf::kDentry, x.version});
   }
   void note_bucket_read(std::uint32_t bucket, const Bucket* b) const;
   std::vector<TreeRead>* reads_ = nullptr;
