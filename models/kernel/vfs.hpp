@@ -81,7 +81,10 @@ struct Dentry {
   bool hashed = false;             // on its bucket's chain
   // Increases whenever the dentry's name, parent, chain link or negativity change, and
   // children_version whenever a child is added or removed (so an expansion that read either can
-  // tell whether it still applies: Vfs::record_reads).
+  // tell whether it still applies: Vfs::record_reads). The other fields do not change once a call
+  // may read them: symlinks, ACLs and the filesystem are set while workloads and `walksim trace`
+  // build the tree, before any call is expanded; inode_cpu by the call that makes the dentry; the
+  // page only by page_of, which every reader of it calls.
   std::uint32_t version = 0;
   std::uint32_t children_version = 0;
   mutable std::uint64_t read_stamp = 0;           // the recording that last noted the dentry
@@ -164,12 +167,13 @@ class Vfs {
   // Increases whenever the dentry tree changes (a name added, removed or moved) anywhere: an
   // expansion that changed it is not reused.
   std::uint64_t generation() const { return generation_; }
-  // What an expansion read of the tree: a dentry (through dentry() or a lookup in its children)
-  // or a hash bucket's chain, with its version then. While `deps` is set, every such read is
-  // noted there once; reads_unchanged tells whether all of them would read the same now. A call
-  // expanded against one part of the tree is then reused until that part changes, not until any
-  // other process changes any other directory (dbench's 64 clients each work in their own).
-  // kFdTable: a process's descriptor table (id: its pid; version: its fd_generation).
+  // What an expansion read: a dentry (through dentry()), a directory's listing (children()), a
+  // hash bucket's chain (hash_chain(), and child(): a lookup reads its name's bucket) or a
+  // process's descriptor table (id: its pid; version: its fd_generation), with its version then.
+  // While `deps` is set, every such read is noted there (once per dentry, listing and bucket);
+  // reads_unchanged tells whether all of them would read the same now. A call expanded against
+  // one part of the tree is then reused until that part changes, not until any other process
+  // changes any other directory (dbench's 64 clients each work in their own).
   enum class ReadOf : std::uint8_t { kDentry, kChildren, kBucket, kFdTable };
   struct TreeRead {
     std::uint32_t id;  // DentryId, bucket index or pid
