@@ -28,8 +28,8 @@ void ProcessProgram::make_key(bool force_ref) {
 
 const Expansion& ProcessProgram::expand(bool force_ref) {
   Vfs& vfs = rt_.vfs();
-  ++expansions_;  // undone below when the cache has the call
   if (!sys_traits(current_.sys).cacheable || cache_entries_ == 0) {
+    ++expansions_;
     rt_.expander().expand(current_, p_, force_ref, exp_, stats_.walk);
     return exp_;
   }
@@ -44,7 +44,6 @@ const Expansion& ProcessProgram::expand(bool force_ref) {
   }
   if (found && found->valid && vfs.reads_unchanged(found->reads)) {
     stats_.walk += found->delta;
-    --expansions_;
     return found->exp;
   }
   // Expand into the call's slot, or a new one, or the oldest (reusing its storage). A call that
@@ -72,6 +71,7 @@ const Expansion& ProcessProgram::expand(bool force_ref) {
       ~Recording() { vfs.record_reads(nullptr); }
     } recording{vfs};
     vfs.record_reads(&slot.reads);
+    ++expansions_;
     rt_.expander().expand(current_, p_, force_ref, slot.exp, slot.delta);
   }
   stats_.walk += slot.delta;
