@@ -477,6 +477,12 @@ bool MemorySystem::owns_exclusively(CpuId cpu, LineId id) const {
          (s.owner_state == OwnerState::kExclusive || s.owner_state == OwnerState::kModified);
 }
 
+bool MemorySystem::hits_privately(CpuId cpu, LineId id, bool write) const {
+  const LineState& s = lines_[id];
+  if (s.has_waiters) return false;
+  return write ? owns_exclusively(cpu, id) : s.holders.contains(m_.core_of(cpu));
+}
+
 bool MemorySystem::served_at_once(Picos now, CpuId cpu, LineId id, AccessKind kind) {
   LineState& s = lines_[id];
   const CoreId c = m_.core_of(cpu);

@@ -81,6 +81,7 @@ void Executor::set_core_speed(machine::CoreId core) {
     Thread& t = threads_[c];
     t.speed = speed;
     t.issue = speed(m.cycle());
+    t.runs_ahead = run_ahead_ > 0 && hosting <= 1 && !mem_.floor_mode();
     if (t.program) t.program->set_core_speed(speed);
   }
 }
@@ -153,8 +154,9 @@ void Executor::run_thread(CpuId cpu) {
   t.clock = std::max(t.clock, sim_.now());
   if (t.state == State::kAwaitGrant || t.state == State::kAwaitDrain) t.state = State::kRunnable;
   while (true) {
-    // Run ahead only while no other event could come first; ties go to the running thread.
-    if (t.clock > sim_.next_event_time()) {
+    // Run ahead only while no other event could come first (ties go to the running thread), or,
+    // with the opt-in run-ahead, over operations of its own.
+    if (t.clock > sim_.next_event_time() && !may_run_ahead(cpu, t)) {
       schedule_run(cpu, t.clock);
       return;
     }
@@ -176,6 +178,46 @@ void Executor::run_thread(CpuId cpu) {
       continue;
     }
     if (!execute(cpu, t, op)) return;
+  }
+}
+
+bool Executor::may_run_ahead(CpuId cpu, Thread& t) {
+  if (!t.runs_ahead || t.finishing || !t.store_buffer.empty() || t.clock - sim_.next_event_time() > run_ahead_) {
+    return false;
+  }
+  if (!t.has_pending) {
+    if (!t.program->next_is_own()) return false;
+    t.program->set_now(t.clock);
+    // An own operation exists by the program's word: next() hands it out.
+    if (!t.program->next(t.last_result, t.pending))
+      throw std::logic_error("a program's own next operation was missing");
+    t.has_pending = true;
+  }
+  // An operation that is not one it may run ahead over stays pending, for the thread's next turn.
+  return is_own_access(cpu, t, t.pending);
+}
+
+bool Executor::is_own_access(CpuId cpu, const Thread& t, const Op& op) const {
+  switch (op.kind) {
+    case OpKind::kCompute:
+    case OpKind::kIdle:
+    case OpKind::kFence:
+      return true;  // the store buffer is empty: nothing to wait for
+    case OpKind::kLoad:
+      return mem_.hits_privately(cpu, op.line, false);
+    case OpKind::kStore:
+      // Performed at once (not buffered behind an older store's miss still in flight).
+      return mem_.hits_privately(cpu, op.line, true) && store_order_start(t, cpu, op.line) <= t.clock;
+    case OpKind::kRmwAdd:
+    case OpKind::kRmwXchg:
+    case OpKind::kCas:
+      return mem_.hits_privately(cpu, op.line, true);
+    case OpKind::kSpinUntil:
+      // A wait that will not park: a hit whose value already ends it (a seqcount that is even).
+      return mem_.hits_privately(cpu, op.line, false) &&
+             ((op.word == kLineWord ? word(op.line) : named_word(op.word)) & op.mask) == op.expect;
+    default:
+      return false;  // prefetches (served in the order of issue), sleeps
   }
 }
 

@@ -46,6 +46,15 @@ class Executor final : public sim::EventHandler {
   // does too, each of them runs its private work and cache hits at the machine's smt_throughput
   // (a static rule: docs/model.md, "SMT").
   void start(CpuId cpu, Program& program, Picos at = 0);
+  // Opt-in approximation (0, the default: off; set before the first start()): a thread whose clock
+  // is past the next pending event by at most `window` goes on without yielding while its next
+  // operation is its own (Program::next_is_own) and touches nothing another core holds: private
+  // work, a fence, a load that hits in its private caches, a store or locked operation on a line
+  // its core owns exclusively, all with an empty store buffer. Such an operation may then take
+  // effect up to `window` before an access of another core that was issued earlier, so results
+  // differ from the exact run (docs/performance.md, "Run-ahead"); no run ahead on a core whose
+  // SMT siblings run programs (they share its caches), nor in the generation floor.
+  void set_run_ahead(Picos window) { run_ahead_ = window; }
   // Cores with more than one CPU that hosted a program (the SMT-shared cores of the run).
   std::uint32_t smt_cores() const;
   // Runs the simulation until every program finished. Throws std::logic_error if threads are
@@ -108,6 +117,7 @@ class Executor final : public sim::EventHandler {
     Picos op_issued = 0;
     bool granted_retry = false;  // the pending op is a queued access asked again (not counted twice)
     bool finishing = false;      // the program ended; the thread stops when its stores drained
+    bool runs_ahead = false;     // run-ahead is on and the thread's core hosts no other program
     Fifo<Buffered> store_buffer;
     std::uint32_t run_gen = 0, drain_gen = 0;
     Picos run_announced = sim::kNever, drain_announced = sim::kNever;
@@ -133,6 +143,10 @@ class Executor final : public sim::EventHandler {
   [[noreturn]] static void throw_time_overflow(CpuId cpu);
 
   void run_thread(CpuId cpu);
+  // Run-ahead (set_run_ahead): whether `t`, past the next event, may go on with its next operation
+  // (made now, into t.pending, if the program can make it without shared state).
+  bool may_run_ahead(CpuId cpu, Thread& t);
+  bool is_own_access(CpuId cpu, const Thread& t, const Op& op) const;
   void schedule_run(CpuId cpu, Picos at);
   void schedule_drain(CpuId cpu, Picos at);
   // Schedules the request at the head of `line`'s queue (if any) for the time it may take effect.
@@ -184,6 +198,7 @@ class Executor final : public sim::EventHandler {
   std::unordered_map<LineId, std::vector<CpuId>> watchers_;
   std::vector<std::uint8_t> watched_;
   std::uint32_t parked_ = 0;
+  Picos run_ahead_ = 0;  // set_run_ahead
 };
 
 }  // namespace walksim::exec

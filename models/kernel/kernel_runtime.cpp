@@ -431,6 +431,46 @@ KOpRunner::Step KOpRunner::continue_kop(const KOp& k, std::uint64_t last, Op& ou
   return Step::kFinished;
 }
 
+namespace {
+// The KOps whose Ops are made from the expansion and the runner's own state alone: every kind but
+// the lock KOps, whose steps read and change their primitive's shared state.
+bool own_kind(KOpKind k) {
+  switch (k) {
+    case KOpKind::kSpinLock:
+    case KOpKind::kSpinUnlock:
+    case KOpKind::kReadLock:
+    case KOpKind::kReadUnlock:
+    case KOpKind::kMutexLock:
+    case KOpKind::kMutexUnlock:
+    case KOpKind::kLockrefGet:
+    case KOpKind::kLockrefPut:
+    case KOpKind::kLockrefPutReturn:
+      return false;
+    default:
+      return true;
+  }
+}
+}  // namespace
+
+bool KOpRunner::next_is_own() const {
+  if (prim_ != nullptr || aborting_ || exp_ == nullptr || index_ >= exp_->ops.size()) return false;
+  const KOp& k = exp_->ops[index_];
+  switch (phase_) {
+    case Phase::kNotStarted:
+      return own_kind(k.kind);
+    case Phase::kLockrefDecrement:
+      return true;  // the count's store
+    case Phase::kLockrefUnlock:
+      return false;
+    case Phase::kFirstOpOut:
+    case Phase::kLaterOpOut:
+      // A seqcount check may fail and unwind the walk's locks. Otherwise the KOp issues its next
+      // Op, or it is complete and the next KOp's first Op comes: one of its own, not the call's end.
+      return k.kind != KOpKind::kSeqCheck && index_ + 1 < exp_->ops.size() && own_kind(exp_->ops[index_ + 1].kind);
+  }
+  return false;
+}
+
 KOpRunner::Status KOpRunner::next(KernelRuntime& rt, CpuId cpu, std::uint64_t last, Op& out, ProcessStats& stats) {
   while (true) {
     if (prim_) {

@@ -76,6 +76,10 @@ class KOpRunner {
   // Produces the next exec Op (kOp), or says the call is complete (kDone) or must restart
   // (kRestart: every lock it held has been released by the Ops already produced).
   Status next(KernelRuntime& rt, CpuId cpu, std::uint64_t last, exec::Op& out, ProcessStats& stats);
+  // True when next() will make its Op from the expansion and the runner's own state alone: not in
+  // a lock's steps (its primitive's state is shared), not at the call's end, not where a seqcount
+  // check may fail and unwind (ProcessProgram::next_is_own).
+  bool next_is_own() const;
   // The KOp the last produced Op belongs to (for traces).
   std::size_t current() const { return current_; }
 

@@ -243,6 +243,7 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
   kernel::KernelRuntime rt(vfs, spec.options, spec.cost_scale);
   exec::Executor ex(sim, mem);
   ex.reserve(mem.line_count(), vfs.word_count());
+  ex.set_run_ahead(spec.run_ahead);
   CommonWindow window(workload.process_count());
   std::vector<std::unique_ptr<kernel::ProcessProgram>> programs;
   std::vector<exec::ThreadStats> at_warm(workload.process_count());

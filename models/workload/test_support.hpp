@@ -27,6 +27,8 @@ struct RunArgs {
   RunControl control;
   kernel::KernelOptions options;
   std::uint64_t seed = 1;
+  bool check = false;        // coherence invariants after every access
+  sim::Picos run_ahead = 0;  // the executor's opt-in run-ahead
 };
 
 inline RunResult run(const RunArgs& a, Workload& w) {
@@ -39,6 +41,8 @@ inline RunResult run(const RunArgs& a, Workload& w) {
   spec.control = a.control;
   spec.options = a.options;
   spec.seed = a.seed;
+  spec.check = a.check;
+  spec.run_ahead = a.run_ahead;
   return simulate(spec, w);
 }
 

@@ -26,6 +26,17 @@ expect 2 "bad-threads.yaml:[0-9]+:[0-9]+: key 'threads': thread count 32 is outs
 if [ -e "$out" ]; then echo "FAIL: a failed run left $out"; fail=1; fi
 expect 0 "results in" -- run "$src/tools/experiment/testdata/small.yaml" --out "$out" --jobs 2
 for f in results.json results.csv hotlines.csv meta.json; do [ -s "$out/$f" ] || { echo "FAIL: $out/$f missing"; fail=1; }; done
+if grep -q '"approximation"' "$out/results.json"; then echo "FAIL: an exact run's results.json says approximation"; fail=1; fi
+# The opt-in run-ahead: a bad window is refused before anything runs; an approximate run says so in
+# its summary, results.json and meta.json.
+expect 2 "--run-ahead.*must be longer than 0" -- run "$src/tools/experiment/testdata/small.yaml" --out "$out.ra" --run-ahead 0ns
+expect 2 "--run-ahead.*at most 1us" -- run "$src/tools/experiment/testdata/small.yaml" --out "$out.ra" --run-ahead 2us
+expect 2 "--run-ahead.*unit" -- bench --run-ahead 20
+expect 2 "key '--run-ahead': docs/validation.md reports the exact model" -- validate --write-doc --run-ahead 20ns --doc "$out.md"
+if [ -e "$out.ra" ] || [ -e "$out.md" ]; then echo "FAIL: a refused run-ahead left output"; fail=1; fi
+expect 0 "APPROXIMATE: run-ahead 20 ns" -- run "$src/tools/experiment/testdata/small.yaml" --out "$out.ra" --run-ahead 20ns --jobs 2
+grep -q '"run_ahead_ps": 20000' "$out.ra/results.json" || { echo "FAIL: results.json does not give the run-ahead"; fail=1; }
+grep -q 'run-ahead 20ns' "$out.ra/meta.json" || { echo "FAIL: meta.json's command does not give the run-ahead"; fail=1; }
 # Ctrl-C during a run: exit 130, and neither the results nor a temporary directory are left.
 rm -rf "$out"
 "$walksim" run "$src/experiments/dbench-scaling.yaml" --out "$out" -q >/dev/null 2>&1 &

@@ -44,7 +44,7 @@ std::vector<Scenario> scenarios() {
   };
 }
 
-workload::RunResult run_one(const Scenario& s, const std::string& root, bool floor) {
+workload::RunResult run_one(const Scenario& s, const std::string& root, bool floor, sim::Picos run_ahead) {
   machine::Machine m(machine::load_machine(s.machine, {root + "/machines"}));
   const auto k = kernel::load_kernel(s.kernel, {root + "/kernels"});
   const config::Node params = config::load_string(s.params, "bench scenario " + s.name);
@@ -57,6 +57,7 @@ workload::RunResult run_one(const Scenario& s, const std::string& root, bool flo
   rs.threads = s.threads;
   rs.control.ops_per_process = s.ops_per_process;
   rs.floor = floor;
+  rs.run_ahead = run_ahead;
   rs.hot_lines = 0;
   return workload::simulate(rs, *w);
 }
@@ -99,14 +100,15 @@ std::vector<std::string> bench_scenarios() {
   return out;
 }
 
-std::vector<BenchResult> run_bench(const std::string& root, const std::vector<std::string>& only, unsigned repeat) {
+std::vector<BenchResult> run_bench(const std::string& root, const std::vector<std::string>& only, unsigned repeat,
+                                   sim::Picos run_ahead) {
   std::vector<BenchResult> results;
   for (const auto& s : scenarios()) {
     if (!only.empty() && std::find(only.begin(), only.end(), s.name) == only.end()) continue;
     auto timed = [&](bool floor) {
       return in_child([&] {
         const auto t0 = std::chrono::steady_clock::now();
-        const auto r = run_one(s, root, floor);
+        const auto r = run_one(s, root, floor, run_ahead);
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         // The simulation loop alone, and everything before it (loading the configs, building the
         // file tree and the machine state).

@@ -152,6 +152,7 @@ class Context {
     rs.cost_scale = j.cost_scale;
     rs.hot_lines = spec_.hot_lines;
     rs.check = spec_.check;
+    rs.run_ahead = spec_.run_ahead;
     rs.cancel = &stop;
     rs.min_measured_ops = workload::kMinMeasuredOps;
     return workload::simulate(rs, w);

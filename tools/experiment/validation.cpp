@@ -82,6 +82,29 @@ std::string sensitivity_text(const ValidationRow& x) {
                      s.stable() ? "" : " UNSTABLE");
 }
 
+// The error of `value` against the row's published figure, as the row's own error is taken.
+double error_of(const ValidationRow& x, double value) {
+  if (x.metric == "scaling_pct") return value - x.published;  // percentage points
+  return (value - x.published) / x.published * 100.0;
+}
+
+Approximation approximation_of(const ValidationRow& x, double value) {
+  Approximation a;
+  a.predicted = value;
+  a.error_pct = error_of(x, value);
+  a.pass = std::isfinite(a.error_pct) && std::abs(a.error_pct) <= x.tolerance_pct;
+  a.vs_exact_pct = x.metric == "scaling_pct" ? value - x.predicted : (value - x.predicted) / x.predicted * 100.0;
+  return a;
+}
+
+std::string approx_text(const ValidationRow& x) {
+  if (!x.approx) return "-";
+  const auto& a = *x.approx;
+  const bool points = x.metric == "scaling_pct";
+  return fmt::format("{:.4g} ({:+.1f}{} vs exact, {})", a.predicted, a.vs_exact_pct, points ? "pt" : "%",
+                     a.pass ? "pass" : "FAIL");
+}
+
 }  // namespace
 
 std::size_t ValidationReport::failures() const {
@@ -90,12 +113,19 @@ std::size_t ValidationReport::failures() const {
   return n;
 }
 
+std::size_t ValidationReport::approx_failures() const {
+  std::size_t n = 0;
+  for (const auto& x : rows) n += x.approx && !x.approx->pass;
+  return n;
+}
+
 ValidationReport run_validation(const std::vector<std::string>& files, const std::string& config_root, unsigned jobs,
                                 const std::string& base, std::atomic<bool>* cancel, const Progress& progress,
-                                double sensitivity_pct) {
+                                double sensitivity_pct, sim::Picos run_ahead) {
   ValidationReport rep;
   rep.base = base;
   rep.sensitivity_pct = sensitivity_pct;
+  rep.run_ahead = run_ahead;
   for (std::size_t i = 0; i < files.size(); ++i) {
     const auto& f = files[i];
     ExperimentSpec spec = load_experiment(f, config_root);
@@ -110,6 +140,12 @@ ValidationReport run_validation(const std::vector<std::string>& files, const std
       };
       low = scaled(1 - sensitivity_pct / 100, fmt::format("private costs -{:g}%", sensitivity_pct));
       high = scaled(1 + sensitivity_pct / 100, fmt::format("private costs +{:g}%", sensitivity_pct));
+    }
+    std::optional<ExperimentResult> approx;
+    if (run_ahead > 0) {
+      ExperimentSpec a = spec;
+      a.run_ahead = run_ahead;
+      approx = run_experiment(a, config_root, jobs, prefixed(each, "run-ahead"), cancel);
     }
     for (const auto& p : spec.published) {
       ValidationRow row;
@@ -132,12 +168,9 @@ ValidationReport run_validation(const std::vector<std::string>& files, const std
       row.role = p.calibration ? "calibration" : "prediction";
       row.tolerance_pct = p.tolerance_pct;
       row.source = p.source;
-      if (p.metric == "scaling_pct") {
-        row.error_pct = row.predicted - row.published;  // percentage points
-      } else {
-        row.error_pct = (row.predicted - row.published) / row.published * 100.0;
-      }
+      row.error_pct = error_of(row, row.predicted);
       row.pass = std::isfinite(row.error_pct) && std::abs(row.error_pct) <= row.tolerance_pct;
+      if (approx && std::isfinite(row.predicted)) row.approx = approximation_of(row, predicted(*approx, p));
       // A row with no prediction (a metric the run did not produce) has nothing to move.
       if (low && high && std::isfinite(row.predicted))
         row.sensitivity = sensitivity_of(sensitivity_pct, row.predicted, predicted(*low, p), predicted(*high, p));
@@ -160,6 +193,7 @@ void print_validation(const ValidationReport& r, std::ostream& out) {
   fmt::print(out, "{:<12} {:<16} {:<14} {:<20} {:>7} {:>10} {:>18} {:>9} {:>20} {:<11} {:>6}", "id", "machine",
              "metric", "kernel", "threads", "published", "predicted", "error", "calibration share", "role", "result");
   if (sens) fmt::print(out, "  {}", fmt::format("private costs -/+{:g}%", r.sensitivity_pct));
+  if (r.run_ahead > 0) fmt::print(out, "  run-ahead {:g} ns (approximate)", sim::to_ns(r.run_ahead));
   fmt::print(out, "\n");
   for (const auto& x : r.rows) {
     const bool points = x.metric == "scaling_pct";
@@ -167,6 +201,7 @@ void print_validation(const ValidationReport& r, std::ostream& out) {
                x.machine, x.metric, x.kernel, x.threads, x.published, predicted_text(x), x.error_pct,
                points ? "pt" : "%", share_text(x), x.role, x.pass ? "pass" : "FAIL");
     if (sens) fmt::print(out, "  {}", sensitivity_text(x));
+    if (r.run_ahead > 0) fmt::print(out, "  {}", approx_text(x));
     fmt::print(out, "\n");
   }
   fmt::print(out,
@@ -178,6 +213,22 @@ void print_validation(const ValidationReport& r, std::ostream& out) {
                "{} of {} figures UNSTABLE: scaling the kernel's private costs by -/+{:g}% moves the prediction by "
                "more than {:g} times that (a regime boundary: the agreement, good or bad, says little)\n",
                r.unstable(), r.rows.size(), r.sensitivity_pct, Sensitivity::kUnstableElasticity);
+  }
+  if (r.run_ahead > 0) {
+    double worst = 0;
+    const ValidationRow* at = nullptr;
+    for (const auto& x : r.rows) {
+      if (x.approx && std::isfinite(x.approx->vs_exact_pct) && std::abs(x.approx->vs_exact_pct) >= std::abs(worst)) {
+        worst = x.approx->vs_exact_pct;
+        at = &x;
+      }
+    }
+    fmt::print(out,
+               "with run-ahead {:g} ns (an approximation; the results above are exact): {} of {} figures within "
+               "tolerance; the largest change from the exact prediction {:+.1f}{}{}\n",
+               sim::to_ns(r.run_ahead), r.rows.size() - r.approx_failures(), r.rows.size(), worst,
+               at && at->metric == "scaling_pct" ? "pt" : "%",
+               at ? fmt::format(" ({} {} x{} {})", at->id, at->kernel, at->threads, at->metric) : "");
   }
 }
 
@@ -204,6 +255,14 @@ nlohmann::json validation_json(const ValidationReport& r) {
       e["calibrated_parameter"] = x.calibrated_parameter;
       e["calibrated_share"] = x.calibrated_share;
     }
+    if (x.approx) {
+      const auto& a = *x.approx;
+      e["run_ahead"] = {
+          {"predicted", a.predicted},
+          {"error_pct", std::isfinite(a.error_pct) ? nlohmann::json(a.error_pct) : nlohmann::json()},
+          {"vs_exact_pct", std::isfinite(a.vs_exact_pct) ? nlohmann::json(a.vs_exact_pct) : nlohmann::json()},
+          {"pass", a.pass}};
+    }
     if (x.sensitivity) {
       const auto& s = *x.sensitivity;
       e["sensitivity"] = {{"private_cost_pct", s.pct},
@@ -217,6 +276,10 @@ nlohmann::json validation_json(const ValidationReport& r) {
   j["passed"] = r.rows.size() - r.failures();
   j["figures"] = r.rows.size();
   if (has_sensitivity(r)) j["unstable"] = r.unstable();
+  if (r.run_ahead > 0) {
+    j["run_ahead_ps"] = r.run_ahead;
+    j["run_ahead_passed"] = r.rows.size() - r.approx_failures();
+  }
   return j;
 }
 

@@ -29,6 +29,15 @@ struct Sensitivity {
   bool stable() const { return elasticity <= kUnstableElasticity; }
 };
 
+// The same figure predicted with the executor's opt-in run-ahead (an approximation), beside the
+// exact prediction: how far the approximation moves it, and whether it would still pass.
+struct Approximation {
+  double predicted = 0;
+  double error_pct = 0;     // against the published figure, as ValidationRow::error_pct
+  double vs_exact_pct = 0;  // (approximate - exact) / exact; for scaling_pct: points
+  bool pass = false;
+};
+
 struct ValidationRow {
   std::string id;  // the experiment's name
   std::string machine;
@@ -51,6 +60,7 @@ struct ValidationRow {
   bool pass = false;
   std::string source;
   std::optional<Sensitivity> sensitivity;  // with run_validation's sensitivity_pct > 0
+  std::optional<Approximation> approx;     // with run_validation's run_ahead > 0
 };
 
 struct ValidationReport {
@@ -58,17 +68,21 @@ struct ValidationReport {
   std::vector<ExperimentResult> experiments;
   std::string base;            // the repository's root: files are shown relative to it
   double sensitivity_pct = 0;  // > 0: the rows carry their Sensitivity at this change
+  sim::Picos run_ahead = 0;    // > 0: the rows carry their Approximation with this run-ahead window
   std::size_t failures() const;
-  std::size_t unstable() const;  // rows whose sensitivity says they sit on a regime boundary
+  std::size_t approx_failures() const;  // rows whose approximate prediction is outside the tolerance
+  std::size_t unstable() const;         // rows whose sensitivity says they sit on a regime boundary
 };
 
 // `base`: the directory the experiment paths are shown relative to. `cancel` as for run_experiment.
 // `progress` sees each experiment's points, its phase prefixed with the experiment's name.
 // `sensitivity_pct` > 0: each experiment also runs with its private costs scaled down and up by that
-// many percent, and each row says how far its prediction moved (Sensitivity).
+// many percent, and each row says how far its prediction moved (Sensitivity). `run_ahead` > 0: each
+// experiment also runs with the executor's run-ahead of that window, and each row gives the
+// approximate prediction beside the exact one (Approximation); pass and fail stay the exact model's.
 ValidationReport run_validation(const std::vector<std::string>& files, const std::string& config_root, unsigned jobs,
                                 const std::string& base = "", std::atomic<bool>* cancel = nullptr,
-                                const Progress& progress = {}, double sensitivity_pct = 0);
+                                const Progress& progress = {}, double sensitivity_pct = 0, sim::Picos run_ahead = 0);
 void print_validation(const ValidationReport& r, std::ostream& out);
 nlohmann::json validation_json(const ValidationReport& r);
 std::string validation_markdown(const ValidationReport& r);

@@ -234,6 +234,12 @@ void print_fallbacks(const ExperimentResult& r, std::ostream& out) {
 void print_summary(const ExperimentResult& r, std::ostream& out) {
   const auto& s = r.spec;
   fmt::print(out, "{} — {} on {}, workload {}\n", s.name, s.description, s.machine, s.workload);
+  if (s.run_ahead > 0) {
+    fmt::print(out,
+               "APPROXIMATE: run-ahead {:g} ns (--run-ahead): a thread's own hits and private work may take effect up "
+               "to that long before other cores' earlier accesses; see docs/performance.md, \"Run-ahead\"\n",
+               sim::to_ns(s.run_ahead));
+  }
   if (r.calibration) {
     fmt::print(out, "calibrated {} = {:.4f}{} (fitted to {}; residual {:.2f}%)\n", r.calibration->parameter,
                r.calibration->value, r.user_time ? " us per operation" : "", r.calibration->fitted_to.front(),
@@ -397,6 +403,8 @@ nlohmann::json results_json(const ExperimentResult& r, const std::string& versio
   nlohmann::json j;
   j["walksim_version"] = version;
   j["config"] = config_json(r);
+  // Only an approximate run says so: an exact run's file is what it was before the option existed.
+  if (r.spec.run_ahead > 0) j["approximation"] = {{"run_ahead_ps", r.spec.run_ahead}};
   if (r.calibration) {
     j["calibration"] = {{"parameter", r.calibration->parameter},
                         {"value", r.calibration->value},

@@ -4,6 +4,7 @@
 #include "tools/experiment/bench.hpp"
 #include "tools/walksim/config_paths.hpp"
 #include "tools/walksim/global_options.hpp"
+#include "tools/walksim/run_ahead_option.hpp"
 #include "tools/walksim/run_command.hpp"
 
 namespace walksim::cli {
@@ -16,6 +17,7 @@ void add_bench_command(CLI::App& app, const GlobalOptions& global) {
     bool json = false;
     std::vector<std::string> only;
     unsigned repeat = 1;
+    std::string run_ahead;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_flag("--json", o->json, "Print JSON");
@@ -24,8 +26,10 @@ void add_bench_command(CLI::App& app, const GlobalOptions& global) {
       ->check(CLI::Range(1u, 100u));
   cmd->add_option("--scenario", o->only, "Run only these scenarios")
       ->check(CLI::IsMember(experiment::bench_scenarios()));
+  add_run_ahead_option(cmd, o->run_ahead);
   cmd->callback([o, &global] {
-    const auto r = experiment::run_bench(resolve_config_root(global.configs), o->only, o->repeat);
+    const sim::Picos run_ahead = run_ahead_window(o->run_ahead);
+    const auto r = experiment::run_bench(resolve_config_root(global.configs), o->only, o->repeat, run_ahead);
     if (o->json) {
       std::cout << experiment::bench_json(r).dump(2) << "\n";
     } else {

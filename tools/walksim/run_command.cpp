@@ -26,6 +26,7 @@
 #include "tools/walksim/global_options.hpp"
 #include "tools/walksim/probe_command.hpp"
 #include "tools/walksim/progress.hpp"
+#include "tools/walksim/run_ahead_option.hpp"
 #include "tools/walksim/signals.hpp"
 #include "tools/walksim/version.hpp"
 
@@ -98,6 +99,7 @@ struct RunOpts {
   bool check = false;
   bool force = false;
   std::string resume;
+  std::string run_ahead;  // --run-ahead (empty: exact)
 };
 
 // One experiment file, from its checks to the summary; `remote`: the points run on MPI ranks.
@@ -111,11 +113,15 @@ void run_file(const RunOpts& o, const std::string& root, experiment::RemotePoint
   if (yaml.has("probe")) return run_probe_experiment(yaml, o.out, o.force, root);
   auto spec = experiment::load_experiment(o.file, root);
   spec.check = o.check;
+  spec.run_ahead = run_ahead_window(o.run_ahead);
   const std::string out = o.out.empty() ? "results/" + spec.name : o.out;
   experiment::OutputDir dir(out, o.force);  // checked before anything is simulated
   std::unique_ptr<experiment::Journal> journal;
   if (!o.resume.empty()) {
-    journal = std::make_unique<experiment::Journal>(o.resume, experiment::run_fingerprint(o.file, root, kVersion));
+    // An approximate run's points are not an exact run's: the window is part of what they belong to.
+    const std::string version =
+        spec.run_ahead > 0 ? fmt::format("{} run-ahead {} ps", kVersion, spec.run_ahead) : kVersion;
+    journal = std::make_unique<experiment::Journal>(o.resume, experiment::run_fingerprint(o.file, root, version));
     if (!o.quiet && journal->size()) {
       fmt::print(stderr, "walksim: {} point(s) taken from the journal {}\n", journal->size(), o.resume);
     }
@@ -129,7 +135,8 @@ void run_file(const RunOpts& o, const std::string& root, experiment::RemotePoint
       },
       &cancel, journal.get(), remote);
   line.finish();
-  const std::string plots = experiment::write_outputs(result, dir, kVersion, "walksim run " + o.file);
+  const std::string command = "walksim run " + o.file + (o.run_ahead.empty() ? "" : " --run-ahead " + o.run_ahead);
+  const std::string plots = experiment::write_outputs(result, dir, kVersion, command);
   if (cancel) throw experiment::Interrupted();
   dir.commit();
   print_after_commit(
@@ -158,6 +165,7 @@ void run_under_mpi(const RunOpts& o, const std::string& root) {
     try {
       spec = experiment::load_experiment(o.file, root);
       spec->check = o.check;
+      spec->run_ahead = run_ahead_window(o.run_ahead);
     } catch (const std::exception& e) {
       error = e.what();  // rank 0 finds the same mistake and reports it; until it says stop, say so
     }
@@ -202,6 +210,7 @@ void add_run_command(CLI::App& app, const GlobalOptions& global) {
       ->check(CLI::Range(1u, 1024u))
       ->capture_default_str();
   cmd->add_flag("--quiet,-q", o->quiet, "No progress on stderr");
+  add_run_ahead_option(cmd, o->run_ahead);
   cmd->add_option("--resume", o->resume,
                   "A journal directory: every finished point is recorded there as it finishes, and points already "
                   "there are taken from it instead of being simulated again (an interrupted sweep continues)");
