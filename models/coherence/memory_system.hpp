@@ -106,7 +106,7 @@ class MemorySystem {
   std::optional<AccessResult> request(Picos now, CpuId cpu, LineId line, AccessKind kind, std::uint64_t value = 0);
   // True when `cpu`'s core holds `line` exclusively (E or M): a store to it is a private hit.
   bool owns_exclusively(CpuId cpu, LineId line) const;
-  // True when a load (`write` false) or a store or locked operation (`write` true) of `cpu` on
+  // True when a load (`write` false) or a store (`write` true) of `cpu` on
   // `line` would be a private hit that no queued request stands before: it changes no other
   // core's copy and the line's timing state (the executor's run-ahead asks this).
   bool hits_privately(CpuId cpu, LineId line, bool write) const;

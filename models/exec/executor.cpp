@@ -186,7 +186,7 @@ bool Executor::may_run_ahead(CpuId cpu, Thread& t) {
     return false;
   }
   if (!t.has_pending) {
-    if (!t.program->next_is_own()) return false;
+    if (!t.program->next_is_own(t.last_result)) return false;
     t.program->set_now(t.clock);
     // An own operation exists by the program's word: next() hands it out.
     if (!t.program->next(t.last_result, t.pending))
@@ -208,10 +208,6 @@ bool Executor::is_own_access(CpuId cpu, const Thread& t, const Op& op) const {
     case OpKind::kStore:
       // Performed at once (not buffered behind an older store's miss still in flight).
       return mem_.hits_privately(cpu, op.line, true) && store_order_start(t, cpu, op.line) <= t.clock;
-    case OpKind::kRmwAdd:
-    case OpKind::kRmwXchg:
-    case OpKind::kCas:
-      return mem_.hits_privately(cpu, op.line, true);
     case OpKind::kSpinUntil:
       // A wait that will not park: a hit whose value already ends it (a seqcount that is even).
       return mem_.hits_privately(cpu, op.line, false) &&

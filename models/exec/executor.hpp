@@ -49,8 +49,10 @@ class Executor final : public sim::EventHandler {
   // Opt-in approximation (0, the default: off; set before the first start()): a thread whose clock
   // is past the next pending event by at most `window` goes on without yielding while its next
   // operation is its own (Program::next_is_own) and touches nothing another core holds: private
-  // work, a fence, a load that hits in its private caches, a store or locked operation on a line
-  // its core owns exclusively, all with an empty store buffer. Such an operation may then take
+  // work, a fence, a load that hits in its private caches (or a spin-wait it ends at once), a store
+  // to a line its core owns exclusively, all with an empty store buffer. Locked operations are
+  // never run ahead over: on a contended line they are what a run measures (at 50 ns, a thread
+  // that kept an owned line over its cmpxchgs made SSYNC's 2-thread CAS +27%). Such an operation may then take
   // effect up to `window` before an access of another core that was issued earlier, so results
   // differ from the exact run (docs/performance.md, "Run-ahead"); no run ahead on a core whose
   // SMT siblings run programs (they share its caches), nor in the generation floor.

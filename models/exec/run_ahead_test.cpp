@@ -27,7 +27,7 @@ class Walker : public Program {
     ++step_;
     return true;
   }
-  bool next_is_own() const override { return own_ && step_ < 2 * ops_; }
+  bool next_is_own(std::uint64_t) const override { return own_ && step_ < 2 * ops_; }
 
  private:
   LineId line_;
@@ -98,7 +98,7 @@ TEST(RunAhead, AnAccessToALineTheCoreDoesNotHoldWaitsForEarlierAccessesOfOtherCo
         out = ops_[step_++];
         return true;
       }
-      bool next_is_own() const override { return step_ < 2; }
+      bool next_is_own(std::uint64_t) const override { return step_ < 2; }
 
      private:
       Op ops_[2];
@@ -115,9 +115,8 @@ TEST(RunAhead, AnAccessToALineTheCoreDoesNotHoldWaitsForEarlierAccessesOfOtherCo
   }
 }
 
-// Locked adds on one line from four threads: a thread runs ahead over an add only while its core
-// owns the line and nobody queues for it, so no add is lost, and the invariants (checked after
-// every access by the rig) hold.
+// Locked adds on one line from four threads, each thread running ahead over its private work: no
+// add is lost, and the invariants (checked after every access by the rig) hold.
 TEST(RunAhead, LockedAddsOnASharedLineStayAtomic) {
   Rig r(coherence::testing::chain(4, ProtocolKind::kDirectory));
   r.ex.set_run_ahead(from_ns(200));
@@ -132,7 +131,7 @@ TEST(RunAhead, LockedAddsOnASharedLineStayAtomic) {
       ++step_;
       return true;
     }
-    bool next_is_own() const override { return step_ < 2 * kAdds; }
+    bool next_is_own(std::uint64_t) const override { return step_ < 2 * kAdds; }
 
    private:
     LineId l_;

@@ -411,14 +411,7 @@ KOpRunner::Step KOpRunner::continue_kop(const KOp& k, std::uint64_t last, Op& ou
       seq_seen_.emplace_back(seq_key(k), last);
       break;
     case KOpKind::kSeqCheck: {
-      std::uint64_t seen = last;
-      for (std::size_t i = seq_seen_.size(); i-- > 0;) {
-        if (seq_seen_[i].first == seq_key(k)) {
-          seen = seq_seen_[i].second;
-          break;
-        }
-      }
-      if (seen != last) {
+      if (seq_check_fails(k, last)) {
         ++stats.seq_retries;
         aborting_ = true;
         return Step::kAborting;
@@ -452,21 +445,41 @@ bool own_kind(KOpKind k) {
 }
 }  // namespace
 
-bool KOpRunner::next_is_own() const {
-  if (prim_ != nullptr || aborting_ || exp_ == nullptr || index_ >= exp_->ops.size()) return false;
+bool KOpRunner::own_from(std::size_t i) const {
+  for (; i < exp_->ops.size(); ++i) {
+    const KOp& k = exp_->ops[i];
+    if (own_kind(k.kind)) return true;  // it makes an Op at once
+    // A lock KOp: its primitive is looked up on first use (not here), and its action may complete
+    // without an Op (rcu_read_lock), when the KOp after it comes next.
+    if (k.prim == nullptr || !k.prim->steps_are_own()) return false;
+  }
+  return false;  // the call's end: the workload is told, the next call expanded
+}
+
+bool KOpRunner::seq_check_fails(const KOp& k, std::uint64_t last) const {
+  for (std::size_t i = seq_seen_.size(); i-- > 0;) {
+    if (seq_seen_[i].first == seq_key(k)) return seq_seen_[i].second != last;
+  }
+  return false;  // no begin of its own: checked against itself
+}
+
+bool KOpRunner::next_is_own(std::uint64_t last) const {
+  if (aborting_ || exp_ == nullptr || index_ >= exp_->ops.size()) return false;
   const KOp& k = exp_->ops[index_];
+  if (prim_ != nullptr) return prim_->steps_are_own() && own_from(index_ + 1);
   switch (phase_) {
     case Phase::kNotStarted:
-      return own_kind(k.kind);
+      return own_from(index_);
     case Phase::kLockrefDecrement:
       return true;  // the count's store
     case Phase::kLockrefUnlock:
-      return false;
+      return lockref_tail_->steps_are_own() && own_from(index_ + 1);
     case Phase::kFirstOpOut:
     case Phase::kLaterOpOut:
-      // A seqcount check may fail and unwind the walk's locks. Otherwise the KOp issues its next
-      // Op, or it is complete and the next KOp's first Op comes: one of its own, not the call's end.
-      return k.kind != KOpKind::kSeqCheck && index_ + 1 < exp_->ops.size() && own_kind(exp_->ops[index_ + 1].kind);
+      // A failed seqcount check unwinds the walk's locks. Otherwise the KOp issues its next Op, or
+      // it is complete and the KOps after it come next.
+      if (k.kind == KOpKind::kSeqCheck && seq_check_fails(k, last)) return false;
+      return own_from(index_ + 1);
   }
   return false;
 }

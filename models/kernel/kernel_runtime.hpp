@@ -76,10 +76,10 @@ class KOpRunner {
   // Produces the next exec Op (kOp), or says the call is complete (kDone) or must restart
   // (kRestart: every lock it held has been released by the Ops already produced).
   Status next(KernelRuntime& rt, CpuId cpu, std::uint64_t last, exec::Op& out, ProcessStats& stats);
-  // True when next() will make its Op from the expansion and the runner's own state alone: not in
-  // a lock's steps (its primitive's state is shared), not at the call's end, not where a seqcount
-  // check may fail and unwind (ProcessProgram::next_is_own).
-  bool next_is_own() const;
+  // True when next(..., last, ...) will make its Op from the expansion, the runner's own state and
+  // primitives whose steps are their own (SyncPrimitive::steps_are_own) alone: not at the call's
+  // end, not where a seqcount check fails and unwinds (ProcessProgram::next_is_own).
+  bool next_is_own(std::uint64_t last) const;
   // The KOp the last produced Op belongs to (for traces).
   std::size_t current() const { return current_; }
 
@@ -101,6 +101,10 @@ class KOpRunner {
 
   bool start_kop(KernelRuntime& rt, CpuId cpu, const KOp& k, exec::Op& out, ProcessStats& stats);
   bool sync_step(CpuId cpu, std::uint64_t last, exec::Op& out, ProcessStats& stats);
+  // Whether the KOps from `i` on make their next Op without shared state (next_is_own).
+  bool own_from(std::size_t i) const;
+  // Whether seqcount check `k` finds `last` changed from its begin's value (rcu-walk must restart).
+  bool seq_check_fails(const KOp& k, std::uint64_t last) const;
   Step continue_kop(const KOp& k, std::uint64_t last, exec::Op& out, ProcessStats& stats);
   // A lock primitive's next Op (true), or its action ended: then the KOp moves on, or a lockref
   // put goes on under its lock.

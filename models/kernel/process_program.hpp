@@ -41,8 +41,10 @@ class ProcessProgram final : public exec::Program {
 
   bool next(std::uint64_t last_result, exec::Op& out) override;
   // Inside a call's expansion (not at a call's start or end, where the workload's counters and the
-  // dentry tree are touched), and not in a lock's steps (KOpRunner::next_is_own).
-  bool next_is_own() const override { return active_ && !user_phase_ && runner_.next_is_own(); }
+  // dentry tree are touched), in its own operations and its own primitives' steps (KOpRunner::next_is_own).
+  bool next_is_own(std::uint64_t last_result) const override {
+    return active_ && !user_phase_ && runner_.next_is_own(last_result);
+  }
 
   const ProcessStats& stats() const { return stats_; }
   // System calls expanded (not reused from the cache of expansions), restarts included.

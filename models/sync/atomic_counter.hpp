@@ -15,6 +15,8 @@ class AtomicCounter final : public SyncPrimitive {
   explicit AtomicCounter(SyncWord word, SyncPrimitive* lock = nullptr) : word_(word), lock_(lock) {}
 
   std::string_view kind() const override { return "atomic"; }
+  // Its own words, and its lock's (atomic_dec_and_lock) when that lock's steps are own too.
+  bool steps_are_own() const override { return lock_ == nullptr || lock_->steps_are_own(); }
   bool supports(SyncAction a) const override;
 
  protected:

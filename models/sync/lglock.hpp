@@ -17,6 +17,7 @@ class LgLock final : public SyncPrimitive {
   explicit LgLock(std::span<const LineId> per_cpu);
 
   std::string_view kind() const override { return "lglock"; }
+  bool steps_are_own() const override { return true; }
   bool supports(SyncAction a) const override;
 
   const TicketSpinlock& cpu_lock(CpuId cpu) const { return locks_.at(cpu); }

@@ -16,6 +16,7 @@ class Lockref final : public SyncPrimitive {
   explicit Lockref(SyncWord word) : word_(word), lock_(word, TicketLayout{32, 16}) {}
 
   std::string_view kind() const override { return "lockref"; }
+  bool steps_are_own() const override { return true; }
   bool supports(SyncAction a) const override {
     return a == SyncAction::kLockrefGet || a == SyncAction::kLockrefPut || a == SyncAction::kLockrefPutReturn ||
            a == SyncAction::kAcquire || a == SyncAction::kRelease;

@@ -15,6 +15,7 @@ class PercpuCounter final : public SyncPrimitive {
   explicit PercpuCounter(std::span<const LineId> per_cpu);
 
   std::string_view kind() const override { return "percpu"; }
+  bool steps_are_own() const override { return true; }
   bool supports(SyncAction a) const override { return a == SyncAction::kPercpuAdd || a == SyncAction::kRead; }
 
  protected:

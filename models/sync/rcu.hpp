@@ -13,6 +13,7 @@ class Rcu final : public SyncPrimitive {
   explicit Rcu(Picos callback_cost) : cost_(callback_cost) {}
 
   std::string_view kind() const override { return "rcu"; }
+  bool steps_are_own() const override { return true; }
   bool supports(SyncAction a) const override {
     return a == SyncAction::kReadAcquire || a == SyncAction::kReadRelease || a == SyncAction::kCallRcu;
   }

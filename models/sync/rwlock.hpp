@@ -17,6 +17,7 @@ class RwLock final : public SyncPrimitive {
   explicit RwLock(SyncWord word) : word_(word) {}
 
   std::string_view kind() const override { return "rwlock"; }
+  bool steps_are_own() const override { return true; }
   bool supports(SyncAction a) const override {
     return a == SyncAction::kAcquire || a == SyncAction::kRelease || a == SyncAction::kReadAcquire ||
            a == SyncAction::kReadRelease;

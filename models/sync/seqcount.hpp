@@ -13,6 +13,7 @@ class Seqcount final : public SyncPrimitive {
   explicit Seqcount(SyncWord word) : word_(word) {}
 
   std::string_view kind() const override { return "seqcount"; }
+  bool steps_are_own() const override { return true; }
   bool supports(SyncAction a) const override {
     return a == SyncAction::kSeqReadBegin || a == SyncAction::kSeqReadRetry || a == SyncAction::kWriteBegin ||
            a == SyncAction::kWriteEnd;

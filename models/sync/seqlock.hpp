@@ -13,6 +13,7 @@ class Seqlock final : public SyncPrimitive {
   explicit Seqlock(SyncWord word);
 
   std::string_view kind() const override { return "seqlock"; }
+  bool steps_are_own() const override { return true; }
   bool supports(SyncAction a) const override {
     return a == SyncAction::kSeqReadBegin || a == SyncAction::kSeqReadRetry || a == SyncAction::kWriteBegin ||
            a == SyncAction::kWriteEnd;

@@ -13,6 +13,7 @@ class TasSpinlock final : public SyncPrimitive {
  public:
   explicit TasSpinlock(SyncWord word) : word_(word) {}
   std::string_view kind() const override { return "decb"; }
+  bool steps_are_own() const override { return true; }
   bool supports(SyncAction a) const override { return a == SyncAction::kAcquire || a == SyncAction::kRelease; }
 
  protected:

@@ -21,6 +21,7 @@ class TicketSpinlock final : public SyncPrimitive {
   explicit TicketSpinlock(SyncWord word, TicketLayout layout = {});
 
   std::string_view kind() const override { return "ticket"; }
+  bool steps_are_own() const override { return true; }
   bool supports(SyncAction a) const override { return a == SyncAction::kAcquire || a == SyncAction::kRelease; }
 
   LineId line() const { return word_.line; }
