@@ -93,15 +93,14 @@ std::size_t MemorySystem::bytes_per_line() const {
   return sizeof(LineState) + sizeof(LineStats) + heap(cores.heap_bytes()) + heap(domains.heap_bytes());
 }
 
-std::optional<AccessResult> MemorySystem::private_hit(Picos now, CoreId c, LineId id, AccessKind kind,
-                                                      std::uint64_t value) {
+bool MemorySystem::private_hit(Picos now, CoreId c, LineId id, AccessKind kind, std::uint64_t value, AccessResult& r) {
   LineState& s = lines_[id];
-  if (!s.holders.contains(c)) return std::nullopt;
+  if (!s.holders.contains(c)) return false;
   const bool write = is_write(kind);
   const bool exclusive = s.owner == static_cast<std::int32_t>(c) &&
                          (s.owner_state == OwnerState::kExclusive || s.owner_state == OwnerState::kModified);
-  if (write && !exclusive) return std::nullopt;
-  AccessResult r;
+  if (write && !exclusive) return false;
+  r = AccessResult{};
   r.level = private_hit_level(c, id);
   r.source = static_cast<Source>(std::min<std::size_t>(r.level, 2));
   // Data still in flight for this core's own earlier transaction (a prefetch) is waited for.
@@ -112,7 +111,7 @@ std::optional<AccessResult> MemorySystem::private_hit(Picos now, CoreId c, LineI
   r.served = ServedBy::kPrivate;
   if (write && kind != AccessKind::kPrefetchExclusive) apply_write(id, c, value);
   if (check_) r.value = copy_value(id, c);
-  return r;
+  return true;
 }
 
 MemorySystem::Plan MemorySystem::plan(CoreId c, LineId id, AccessKind kind) {
@@ -350,8 +349,8 @@ AccessResult MemorySystem::apply(Picos effect, Picos after, Picos issued, Picos 
 }
 
 AccessResult MemorySystem::access(Picos now, CpuId cpu, LineId id, AccessKind kind, std::uint64_t value) {
+  AccessResult r;  // every path returns it: built in the caller's storage
   if (floor_) {
-    AccessResult r;
     r.start = now;
     r.done = now + 1000;
     r.visible = r.done;
@@ -363,14 +362,15 @@ AccessResult MemorySystem::access(Picos now, CpuId cpu, LineId id, AccessKind ki
     s.home = static_cast<std::uint16_t>(m_.node_of(c));
     s.home_assigned = true;
   }
-  if (auto hit = private_hit(now, c, id, kind, value)) return *hit;
+  if (private_hit(now, c, id, kind, value, r)) return r;
   const Plan p = plan(c, id, kind);
   if (p.local_read) {
-    AccessResult r = apply(now, p.legs.total(), now, 0, c, id, kind, value, p);
+    r = apply(now, p.legs.total(), now, 0, c, id, kind, value, p);
     r.visible = r.done;
     return r;
   }
-  return serve_in_issue_order(now, c, id, kind, value, p);
+  r = serve_in_issue_order(now, c, id, kind, value, p);
+  return r;
 }
 
 AccessResult MemorySystem::serve_in_issue_order(Picos now, CoreId c, LineId id, AccessKind kind, std::uint64_t value,
@@ -391,7 +391,16 @@ AccessResult MemorySystem::serve_in_issue_order(Picos now, CoreId c, LineId id, 
 
 std::optional<AccessResult> MemorySystem::request(Picos now, CpuId cpu, LineId id, AccessKind kind,
                                                   std::uint64_t value) {
-  if (floor_) return access(now, cpu, id, kind, value);
+  std::optional<AccessResult> r(std::in_place);
+  if (!request(now, cpu, id, kind, value, *r)) r.reset();
+  return r;
+}
+
+bool MemorySystem::request(Picos now, CpuId cpu, LineId id, AccessKind kind, std::uint64_t value, AccessResult& out) {
+  if (floor_) {
+    out = access(now, cpu, id, kind, value);
+    return true;
+  }
   LineState& s = lines_[id];
   const CoreId c = m_.core_of(cpu);
   if (!s.home_assigned) {
@@ -418,9 +427,9 @@ std::optional<AccessResult> MemorySystem::request(Picos now, CpuId cpu, LineId i
 
   // A request that became a hit while it waited (it cannot, for now, but a sibling's fill could
   // make a read local) is served at once and leaves the queue.
-  if (auto hit = private_hit(now, c, id, kind, value)) {
+  if (private_hit(now, c, id, kind, value, out)) {
     if (mine != SIZE_MAX) leave_queue();
-    return hit;
+    return true;
   }
   const Plan p = plan(c, id, kind);
   // A read the domain's shared cache answers is served in the cache's own pipeline and occupies
@@ -428,28 +437,28 @@ std::optional<AccessResult> MemorySystem::request(Picos now, CpuId cpu, LineId i
   // takes one request per line at a time): behind a queue or a transaction in flight, it waits.
   if (p.local_read && mine == SIZE_MAX && !s.has_waiters &&
       line_ready_time(s, c, now + p.legs.req, p.legs) <= now + p.legs.req) {
-    AccessResult r = apply(now, p.legs.total(), now, 0, c, id, kind, value, p);
-    r.visible = r.done;
-    return r;
+    out = apply(now, p.legs.total(), now, 0, c, id, kind, value, p);
+    out.visible = out.done;
+    return true;
   }
 
   if (mine != SIZE_MAX) {
     // Asked again at the time head() gave: the access takes effect now if it is still the next the
     // home takes and nothing (a state change since) made it later.
-    if (mine != next_in_queue(s, *queue)) return std::nullopt;
-    if (turn_time(s, c, (*queue)[mine].arrival, p) > now) return std::nullopt;
+    if (mine != next_in_queue(s, *queue)) return false;
+    if (turn_time(s, c, (*queue)[mine].arrival, p) > now) return false;
     const Waiting w = leave_queue();
     if (p.local_read) {
-      AccessResult r = apply(now, p.legs.data, w.issued, now - w.arrival, c, id, kind, value, p);
-      r.visible = r.done;
-      return r;
+      out = apply(now, p.legs.data, w.issued, now - w.arrival, c, id, kind, value, p);
+      out.visible = out.done;
+      return true;
     }
     const Picos service = agents_.earliest(s.home, std::max(arrival_at_home(s, c, w.arrival), s.home_free));
     agents_.take(s.home, service);
-    AccessResult r = apply(now, p.legs.data, w.issued, service - w.arrival, c, id, kind, value, p);
-    r.visible = now;
-    occupy_home(s, service, r.done, p, is_write(kind));
-    return r;
+    out = apply(now, p.legs.data, w.issued, service - w.arrival, c, id, kind, value, p);
+    out.visible = now;
+    occupy_home(s, service, out.done, p, is_write(kind));
+    return true;
   }
 
   const Picos arrival = now + p.legs.req;
@@ -458,7 +467,8 @@ std::optional<AccessResult> MemorySystem::request(Picos now, CpuId cpu, LineId i
       (own_in_flight || line_ready_time(s, c, arrival, p.legs) == arrival + p.legs.home + p.legs.fwd)) {
     // Nobody ahead and the home free (or busy only with this core's own earlier transaction, whose
     // completion travels ahead of this request): served now, exactly as an uncontended access.
-    return serve_in_issue_order(now, c, id, kind, value, p);
+    out = serve_in_issue_order(now, c, id, kind, value, p);
+    return true;
   }
   if (!queue) queue = &queues_[id];
   // Ordered by arrival at the home; equal arrivals keep their order of issue.
@@ -467,7 +477,7 @@ std::optional<AccessResult> MemorySystem::request(Picos now, CpuId cpu, LineId i
   queue->insert(at, Waiting{arrival, now, cpu, kind});
   s.has_waiters = true;
   ++waiting_;
-  return std::nullopt;
+  return false;
 }
 
 bool MemorySystem::owns_exclusively(CpuId cpu, LineId id) const {

@@ -104,6 +104,11 @@ class MemorySystem {
   // the window real homes give an owner. `value` is what a write stores, read at the time the
   // access takes effect.
   std::optional<AccessResult> request(Picos now, CpuId cpu, LineId line, AccessKind kind, std::uint64_t value = 0);
+  // The same into `out` (the executor's form): true when served, false when queued. A hit writes its
+  // fields straight into the caller's result; returned by value, the result was copied twice more
+  // through the stack, each copy a 16-byte load of fields just stored in narrower pieces, which the
+  // host cannot forward (a fifth of a hit's host time: docs/performance.md, "Run-ahead").
+  bool request(Picos now, CpuId cpu, LineId line, AccessKind kind, std::uint64_t value, AccessResult& out);
   // True when `cpu`'s core holds `line` exclusively (E or M): a store to it is a private hit.
   bool owns_exclusively(CpuId cpu, LineId line) const;
   // True when a load (`write` false) or a store (`write` true) of `cpu` on
@@ -143,7 +148,7 @@ class MemorySystem {
     AccessKind kind;
   };
   // A hit in the core's own caches, served and returned; nullopt when the access needs more.
-  std::optional<AccessResult> private_hit(Picos now, CoreId c, LineId id, AccessKind kind, std::uint64_t value);
+  bool private_hit(Picos now, CoreId c, LineId id, AccessKind kind, std::uint64_t value, AccessResult& out);
   Plan plan(CoreId c, LineId id, AccessKind kind);
   // Fills `p` for an access its own domain serves (a read its shared cache or a sibling answers, a
   // write the domain has permission for); false when the home must be asked.

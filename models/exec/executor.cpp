@@ -217,11 +217,10 @@ bool Executor::is_own_access(CpuId cpu, const Thread& t, const Op& op) const {
   }
 }
 
-std::optional<coherence::AccessResult> Executor::request(Thread& t, CpuId cpu, const Op& op, AccessKind kind,
-                                                         std::uint64_t value) {
+bool Executor::request(Thread& t, CpuId cpu, const Op& op, AccessKind kind, std::uint64_t value,
+                       coherence::AccessResult& r) {
   check_issue(cpu, t.clock);
-  auto r = mem_.request(t.clock, cpu, op.line, kind, value);
-  if (!r) {
+  if (!mem_.request(t.clock, cpu, op.line, kind, value, r)) {
     if (t.waiting_line == kNoLine) t.op_issued = t.clock;
     t.waiting_line = op.line;
     t.state = State::kAwaitGrant;
@@ -229,7 +228,7 @@ std::optional<coherence::AccessResult> Executor::request(Thread& t, CpuId cpu, c
     t.has_pending = true;
     t.granted_retry = true;
     announce(op.line);
-    return std::nullopt;
+    return false;
   }
   if (t.waiting_line != kNoLine) {
     // Granted: the waiting counts from the first issue; the next request in line is scheduled.
@@ -237,8 +236,8 @@ std::optional<coherence::AccessResult> Executor::request(Thread& t, CpuId cpu, c
     t.waiting_line = kNoLine;
     announce(op.line);
   }
-  at_core_speed(t, *r);
-  return r;
+  at_core_speed(t, r);
+  return true;
 }
 
 void Executor::at_core_speed(const Thread& t, coherence::AccessResult& r) {
@@ -290,14 +289,14 @@ bool Executor::try_store(Thread& t, CpuId cpu, const Buffered& b, Picos at) {
   std::uint64_t& w = word_ref(op);
   const std::uint64_t next = (w & ~b.mask) | (b.value & b.mask);
   check_issue(cpu, at);
-  auto r = mem_.request(at, cpu, b.line, AccessKind::kStore, next);
-  if (!r) return false;
-  at_core_speed(t, *r);
-  const bool hit = r->served == ServedBy::kPrivate;
-  ++t.stats.served[static_cast<std::size_t>(b.prefetched && hit ? b.prefetch_source : r->source)];
+  coherence::AccessResult r;
+  if (!mem_.request(at, cpu, b.line, AccessKind::kStore, next, r)) return false;
+  at_core_speed(t, r);
+  const bool hit = r.served == ServedBy::kPrivate;
+  ++t.stats.served[static_cast<std::size_t>(b.prefetched && hit ? b.prefetch_source : r.source)];
   w = next;
-  t.store_drain = std::max(t.store_drain, r->done);
-  wake_watchers(b.line, r->visible);
+  t.store_drain = std::max(t.store_drain, r.done);
+  wake_watchers(b.line, r.visible);
   return true;
 }
 
@@ -349,10 +348,10 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
         t.last_result = v;
         return true;
       }
-      auto r = request(t, cpu, op, AccessKind::kLoad);
-      if (!r) return false;
-      account(*r);
-      t.clock = r->done;
+      coherence::AccessResult r;
+      if (!request(t, cpu, op, AccessKind::kLoad, 0, r)) return false;
+      account(r);
+      t.clock = r.done;
       t.last_result = word_ref(op);
       return true;
     }
@@ -389,18 +388,18 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
       if (op.kind == OpKind::kRmwAdd) next = old + op.value;
       if (op.kind == OpKind::kRmwXchg) next = (old & ~op.mask) | (op.value & op.mask);  // xchg of a sub-field
       if (op.kind == OpKind::kCas && old == op.expect) next = op.value;
-      auto r = request(t, cpu, op, AccessKind::kRmw, next);
-      if (!r) return false;
+      coherence::AccessResult r;
+      if (!request(t, cpu, op, AccessKind::kRmw, next, r)) return false;
       // The value is read and written when the access takes effect (now, at its grant).
       word_ref(op) = next;
-      account(*r);
-      t.clock = r->done;
+      account(r);
+      t.clock = r.done;
       t.last_result = old;
       // A failed cmpxchg: the branch that retries it was predicted to fall through.
       if (op.kind == OpKind::kCas && old != op.expect) {
         t.clock = advance(cpu, t.clock, t.speed(m.spec().costs.branch_mispredict));
       }
-      wake_watchers(op.line, r->visible);
+      wake_watchers(op.line, r.visible);
       return true;
     }
     case OpKind::kPrefetch:
@@ -436,10 +435,10 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
       // A wait re-reads a line another CPU writes; it starts with this thread's own stores visible.
       if (!t.store_buffer.empty()) return wait_for_drain(t, op);
       if (!counted) ++t.stats.loads;
-      auto r = request(t, cpu, op, AccessKind::kLoad);
-      if (!r) return false;
-      account(*r);
-      t.clock = r->done;
+      coherence::AccessResult r;
+      if (!request(t, cpu, op, AccessKind::kLoad, 0, r)) return false;
+      account(r);
+      t.clock = r.done;
       const std::uint64_t w = word_ref(op);
       if ((w & op.mask) == op.expect) {
         t.last_result = w;

@@ -173,10 +173,10 @@ class Executor final : public sim::EventHandler {
   static void at_core_speed(const Thread& t, coherence::AccessResult& r);
   // Parks the thread until its store buffer drained, with `op` to run then.
   bool wait_for_drain(Thread& t, const Op& op);
-  // The access through the memory system's grants; nullopt when it waits in the line's queue (the
-  // thread then parks with `op` pending until head() names it).
-  std::optional<coherence::AccessResult> request(Thread& t, CpuId cpu, const Op& op, coherence::AccessKind kind,
-                                                 std::uint64_t value = 0);
+  // The access through the memory system's grants, into `r`; false when it waits in the line's queue
+  // (the thread then parks with `op` pending until head() names it).
+  bool request(Thread& t, CpuId cpu, const Op& op, coherence::AccessKind kind, std::uint64_t value,
+               coherence::AccessResult& r);
   // Executes one op; returns false when the thread parked.
   bool execute(CpuId cpu, Thread& t, const Op& op);
   std::uint64_t& word_ref(const Op& op);
