@@ -107,7 +107,7 @@ class MemorySystem {
   // The same into `out` (the executor's form): true when served, false when queued. A hit writes its
   // fields straight into the caller's result; returned by value, the result was copied twice more
   // through the stack, each copy a 16-byte load of fields just stored in narrower pieces, which the
-  // host cannot forward (a fifth of a hit's host time: docs/performance.md, "Run-ahead").
+  // host cannot forward (docs/performance.md, "Twelfth step").
   bool request(Picos now, CpuId cpu, LineId line, AccessKind kind, std::uint64_t value, AccessResult& out);
   // True when `cpu`'s core holds `line` exclusively (E or M): a store to it is a private hit.
   bool owns_exclusively(CpuId cpu, LineId line) const;
