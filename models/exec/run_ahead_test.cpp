@@ -18,7 +18,7 @@ using testing::Rig;
 // thread's clock; `own` is what it answers to next_is_own.
 class Walker : public Program {
  public:
-  Walker(LineId line, int ops, std::int64_t work, bool own, std::vector<Picos>& asked)
+  Walker(LineId line, int ops, double work, bool own, std::vector<Picos>& asked)
       : line_(line), ops_(ops), work_(work), own_(own), asked_(asked) {}
   bool next(std::uint64_t, Op& out) override {
     asked_.push_back(now());
@@ -32,7 +32,7 @@ class Walker : public Program {
  private:
   LineId line_;
   int ops_;
-  std::int64_t work_;
+  double work_;
   bool own_;
   std::vector<Picos>& asked_;
   int step_ = 0;
@@ -124,7 +124,7 @@ TEST(RunAhead, LockedAddsOnASharedLineStayAtomic) {
   constexpr int kAdds = 200;
   class Adder : public Program {
    public:
-    Adder(LineId l, std::int64_t work) : l_(l), work_(work) {}
+    Adder(LineId l, double work) : l_(l), work_(work) {}
     bool next(std::uint64_t, Op& out) override {
       if (step_ >= 2 * kAdds) return false;
       out = step_ % 2 == 0 ? Op::rmw_add(l_, 1) : Op::compute(from_ns(work_));
@@ -135,7 +135,7 @@ TEST(RunAhead, LockedAddsOnASharedLineStayAtomic) {
 
    private:
     LineId l_;
-    std::int64_t work_;
+    double work_;
     int step_ = 0;
   };
   std::vector<std::unique_ptr<Adder>> progs;
