@@ -82,18 +82,24 @@ std::string sensitivity_text(const ValidationRow& x) {
                      s.stable() ? "" : " UNSTABLE");
 }
 
-// The error of `value` against the row's published figure, as the row's own error is taken.
-double error_of(const ValidationRow& x, double value) {
-  if (x.metric == "scaling_pct") return value - x.published;  // percentage points
-  return (value - x.published) / x.published * 100.0;
+// How far `value` is from `base` as a figure of `metric` is compared: in percentage points for
+// scaling, relative (%) otherwise. Errors against the published figure and the run-ahead's change
+// from the exact prediction are both taken this way.
+double change_of(const std::string& metric, double value, double base) {
+  if (metric == "scaling_pct") return value - base;
+  return (value - base) / base * 100.0;
+}
+
+bool within_tolerance(const ValidationRow& x, double error) {
+  return std::isfinite(error) && std::abs(error) <= x.tolerance_pct;
 }
 
 Approximation approximation_of(const ValidationRow& x, double value) {
   Approximation a;
   a.predicted = value;
-  a.error_pct = error_of(x, value);
-  a.pass = std::isfinite(a.error_pct) && std::abs(a.error_pct) <= x.tolerance_pct;
-  a.vs_exact_pct = x.metric == "scaling_pct" ? value - x.predicted : (value - x.predicted) / x.predicted * 100.0;
+  a.error_pct = change_of(x.metric, value, x.published);
+  a.pass = within_tolerance(x, a.error_pct);
+  a.vs_exact_pct = change_of(x.metric, value, x.predicted);
   return a;
 }
 
@@ -168,8 +174,8 @@ ValidationReport run_validation(const std::vector<std::string>& files, const std
       row.role = p.calibration ? "calibration" : "prediction";
       row.tolerance_pct = p.tolerance_pct;
       row.source = p.source;
-      row.error_pct = error_of(row, row.predicted);
-      row.pass = std::isfinite(row.error_pct) && std::abs(row.error_pct) <= row.tolerance_pct;
+      row.error_pct = change_of(row.metric, row.predicted, row.published);
+      row.pass = within_tolerance(row, row.error_pct);
       if (approx && std::isfinite(row.predicted)) row.approx = approximation_of(row, predicted(*approx, p));
       // A row with no prediction (a metric the run did not produce) has nothing to move.
       if (low && high && std::isfinite(row.predicted))
