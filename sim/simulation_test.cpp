@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <vector>
 
 namespace walksim::sim {
@@ -51,6 +52,40 @@ TEST(Simulation, SchedulingInThePastIsRefused) {
   sim.schedule(100, &r, 0);
   sim.run();
   EXPECT_THROW(sim.schedule(50, &r, 0), std::logic_error);
+}
+
+// A handler that throws leaves the queue whole: its own event is gone (it ran), the others stay,
+// and next_event_time() is theirs. And one that asks while it runs sees the next event, not its own.
+class Thrower : public EventHandler {
+ public:
+  explicit Thrower(Simulation& sim) : sim_(sim) {}
+  void on_event(std::uint64_t tag) override {
+    seen_next = sim_.next_event_time();
+    if (tag == 1) throw std::runtime_error("handler failed");
+  }
+  Picos seen_next = 0;
+
+ private:
+  Simulation& sim_;
+};
+
+TEST(Simulation, AHandlerThatThrowsLeavesTheOtherEventsInOrder) {
+  Simulation sim(1);
+  Thrower t(sim);
+  sim.schedule(10, &t, 1);
+  sim.schedule(20, &t, 0);
+  sim.schedule(30, &t, 0);
+  EXPECT_THROW(sim.step(), std::runtime_error);
+  EXPECT_EQ(t.seen_next, 20);
+  EXPECT_FALSE(sim.idle());
+  EXPECT_EQ(sim.next_event_time(), 20);
+  EXPECT_TRUE(sim.step());
+  EXPECT_EQ(sim.now(), 20);
+  EXPECT_EQ(t.seen_next, 30);
+  EXPECT_TRUE(sim.step());
+  EXPECT_EQ(t.seen_next, kNever);
+  EXPECT_TRUE(sim.idle());
+  EXPECT_FALSE(sim.step());
 }
 
 TEST(Simulation, TwoSimulationsDoNotShareAClock) {
