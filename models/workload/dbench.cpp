@@ -103,7 +103,10 @@ constexpr Param<DbenchParams> kParams[] = {
     {"acl", "a cached POSIX ACL on every directory of the tree",
      [](const config::Node& n, DbenchParams& p) { p.acl = n.as_bool(); },
      [](const DbenchParams& p) -> ParamValue { return p.acl; }},
-    {"distinct_loadfiles", "each client its own loadfile (dbench: every client replays one)",
+    {"distinct_loadfiles",
+     "each client its own loadfile (dbench: every client replays one; such clients start in step and, through a "
+     "short run, rename and create at the same moments; true gives the steady state of a long run, where they have "
+     "drifted apart)",
      [](const config::Node& n, DbenchParams& p) { p.distinct_loadfiles = n.as_bool(); },
      [](const DbenchParams& p) -> ParamValue { return p.distinct_loadfiles; }},
     {"cwd", "the shared working directory above ./clients/ (absolute)",
