@@ -25,6 +25,7 @@ MemorySystem::MemorySystem(const machine::Machine& m, bool check)
   const auto outer = m.outer_private_level();
   private_levels_ = outer ? *outer + 1 : 0;
   private_.resize(m.cores());
+  queued_.resize(m.cpus());
   for (CoreId c = 0; c < m.cores(); ++c) {
     for (std::size_t l = 0; l < private_levels_; ++l) {
       const auto& lvl = spec.caches[l];
@@ -411,13 +412,16 @@ bool MemorySystem::request(Picos now, CpuId cpu, LineId id, AccessKind kind, std
   std::size_t mine = SIZE_MAX;  // this CPU's place in the line's queue, if it waits there
   if (s.has_waiters) {
     queue = &queues_.at(id);
-    for (std::size_t i = 0; i < queue->size(); ++i) {
-      if ((*queue)[i].cpu == cpu) mine = i;
-    }
+    mine = queue_index(*queue, cpu, id);
   }
   auto leave_queue = [&]() -> Waiting {
     const Waiting w = (*queue)[mine];
     queue->erase(queue->begin() + static_cast<std::ptrdiff_t>(mine));
+    auto& mine_queued = queued_[cpu];
+    const auto rec =
+        std::find_if(mine_queued.begin(), mine_queued.end(), [&](const Queued& q) { return q.line == id; });
+    if (rec == mine_queued.end()) throw std::logic_error("a queued request without its per-CPU record");
+    mine_queued.erase(rec);
     --waiting_;
     // An emptied queue keeps its entry and storage for the line's next queue (no allocation per
     // contended access); has_waiters says whether it holds requests.
@@ -475,6 +479,7 @@ bool MemorySystem::request(Picos now, CpuId cpu, LineId id, AccessKind kind, std
   auto at =
       std::upper_bound(queue->begin(), queue->end(), arrival, [](Picos a, const Waiting& w) { return a < w.arrival; });
   queue->insert(at, Waiting{arrival, now, cpu, kind});
+  queued_[cpu].push_back({id, arrival});
   s.has_waiters = true;
   ++waiting_;
   return false;
@@ -504,6 +509,20 @@ bool MemorySystem::served_at_once(Picos now, CpuId cpu, LineId id, AccessKind ki
   if (p.local_read) return line_ready_time(s, c, arrival, p.legs) <= arrival;
   const bool own_in_flight = s.pending_core == static_cast<std::int32_t>(c) && s.grant_free <= now;
   return own_in_flight || line_ready_time(s, c, arrival, p.legs) == arrival + p.legs.home + p.legs.fwd;
+}
+
+std::size_t MemorySystem::queue_index(const std::vector<Waiting>& queue, CpuId cpu, LineId id) const {
+  // At most one of a CPU's requests waits on a line: asking again for a line it waits on is
+  // taken as that request asked again (request()).
+  const auto& mine = queued_[cpu];
+  const auto rec = std::find_if(mine.begin(), mine.end(), [&](const Queued& q) { return q.line == id; });
+  if (rec == mine.end()) return SIZE_MAX;
+  // Among the requests with its arrival (the queue is in order of arrival).
+  auto i = std::lower_bound(queue.begin(), queue.end(), rec->arrival,
+                            [](const Waiting& w, Picos t) { return w.arrival < t; });
+  while (i != queue.end() && i->cpu != cpu) ++i;
+  if (i == queue.end()) throw std::logic_error("a CPU's queued request is not in its line's queue");
+  return static_cast<std::size_t>(i - queue.begin());
 }
 
 std::size_t MemorySystem::next_in_queue(const LineState& s, const std::vector<Waiting>& queue) const {

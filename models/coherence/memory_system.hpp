@@ -234,6 +234,16 @@ class MemorySystem {
   // on a contended line reuses the storage); LineState::has_waiters says whether it holds some.
   std::unordered_map<LineId, std::vector<Waiting>> queues_;
   std::size_t waiting_ = 0;
+  // Per CPU, its requests that wait in a line's queue (a thread's access, and its store buffer's
+  // oldest store on another line, may both wait; at most one per line): the line and the
+  // request's arrival, so that a request finds its place in the queue (in order of arrival) by a
+  // binary search instead of a scan of the whole queue.
+  struct Queued {
+    LineId line;
+    Picos arrival;
+  };
+  std::vector<std::vector<Queued>> queued_;  // [cpu]
+  std::size_t queue_index(const std::vector<Waiting>& queue, CpuId cpu, LineId id) const;
   std::vector<machine::DomainId> holder_scratch_;  // reused per transaction: no allocation per miss
   std::vector<std::uint8_t> domain_mark_;
 

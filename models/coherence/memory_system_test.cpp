@@ -290,6 +290,40 @@ TEST(Queueing, TheHomeTakesTheNextRequestByArrivalOrByNodeInTurn) {
   }
 }
 
+// A CPU may wait on two lines at once (its thread's access and its store buffer's oldest store),
+// and requests reach a home at equal times: each request asked again is found in its own line's
+// queue (by its arrival, among the equal ones by CPU), and only the one the home takes next goes.
+TEST(Queueing, ACpuWaitingOnTwoLinesIsFoundInEachQueue) {
+  auto spec = testing::chain(1, ProtocolKind::kDirectory);
+  spec.cores_per_socket = 4;
+  Machine m(spec);
+  MemorySystem mem(m, true);
+  const LineId a = mem.add_line(0), b = mem.add_line(0);
+  const Picos t0 = from_ns(1000);
+  ASSERT_TRUE(mem.request(t0, 1, a, AccessKind::kRmw, 1).has_value());
+  ASSERT_TRUE(mem.request(t0, 3, b, AccessKind::kRmw, 1).has_value());
+  // CPUs 0 and 2 ask for `a` at the same time (equal arrivals); CPU 0 also for `b`.
+  EXPECT_FALSE(mem.request(t0 + from_ns(1), 2, a, AccessKind::kRmw, 2).has_value());
+  EXPECT_FALSE(mem.request(t0 + from_ns(1), 0, a, AccessKind::kRmw, 3).has_value());
+  EXPECT_FALSE(mem.request(t0 + from_ns(1), 0, b, AccessKind::kStore, 4).has_value());
+  EXPECT_EQ(mem.waiting(), 3u);
+  const auto on_b = mem.head(b);
+  ASSERT_TRUE(on_b.has_value());
+  EXPECT_EQ(on_b->cpu, 0u);
+  ASSERT_TRUE(mem.request(on_b->at, 0, b, AccessKind::kStore, 4).has_value());
+  const auto first = mem.head(a);
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->cpu, 2u);  // issued first of the two equal arrivals
+  EXPECT_FALSE(mem.request(first->at, 0, a, AccessKind::kRmw, 3).has_value());  // not its turn
+  ASSERT_TRUE(mem.request(first->at, 2, a, AccessKind::kRmw, 2).has_value());
+  const auto second = mem.head(a);
+  ASSERT_TRUE(second.has_value());
+  EXPECT_EQ(second->cpu, 0u);
+  ASSERT_TRUE(mem.request(second->at, 0, a, AccessKind::kRmw, 3).has_value());
+  EXPECT_EQ(mem.waiting(), 0u);
+  mem.check_all();
+}
+
 TEST(Prefetch, ALaterLoadPaysOnlyWhatRemainsOfThePrefetch) {
   Machine m(testing::two_socket(ProtocolKind::kMoesiBroadcast, Inclusion::kVictim));
   MemorySystem mem(m, true);
