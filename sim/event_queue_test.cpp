@@ -117,47 +117,5 @@ TEST(EventQueue, FarAndNearTimesAndNextTimeBetweenPushesKeepTheOrder) {
   EXPECT_EQ(q.size(), pending.size());
 }
 
-// The simulation's dispatch: the earliest event is taken as a hole, then the handler schedules
-// none, one or several events (the first fills the hole), or the hole is closed. Against a
-// reference list: events come out in (time, order of scheduling), next_time() is the earliest
-// pending time while the hole is open and after every change, and size() never counts the hole.
-TEST(EventQueue, DispatchedEventsAreReplacedOrRemovedInOrder) {
-  EventQueue q;
-  Rng rng(23);
-  std::vector<std::pair<Picos, std::uint64_t>> pending;
-  std::uint64_t tag = 0;
-  auto earliest = [&] { return pending.empty() ? kNever : std::min_element(pending.begin(), pending.end())->first; };
-  auto push = [&](Picos t) {
-    q.push(t, nullptr, tag);
-    pending.emplace_back(t, tag++);
-    ASSERT_EQ(q.next_time(), earliest());
-    ASSERT_EQ(q.size(), pending.size());
-  };
-  for (int i = 0; i < 64; ++i) push(static_cast<Picos>(rng.below(30)));
-  for (int step = 0; !pending.empty(); ++step) {
-    ASSERT_LT(step, 40000);
-    const Event e = q.take_top();
-    const auto want = *std::min_element(pending.begin(), pending.end());
-    ASSERT_EQ(e.time, want.first);
-    ASSERT_EQ(e.tag, want.second);
-    pending.erase(std::find(pending.begin(), pending.end(), want));
-    ASSERT_EQ(q.size(), pending.size());
-    ASSERT_EQ(q.next_time(), earliest());  // the hole is not an event
-    ASSERT_EQ(q.empty(), pending.empty());
-    // None (the queue shrinks), one (a yield) or two (a wake-up too); times equal to the
-    // dispatched one, near it, or far from it. From step 20000 fewer, so the queue drains.
-    const std::uint64_t pushes = step >= 20000 ? rng.below(2) : pending.size() < 16 ? 1 + rng.below(2) : rng.below(3);
-    for (std::uint64_t i = 0; i < pushes; ++i) {
-      const std::uint64_t shape = rng.below(3);
-      push(e.time + (shape == 0 ? 0 : shape == 1 ? static_cast<Picos>(rng.below(40)) : Picos{1} << rng.below(40)));
-    }
-    q.close_hole();
-    ASSERT_EQ(q.size(), pending.size());
-    ASSERT_EQ(q.next_time(), earliest());
-  }
-  EXPECT_TRUE(q.empty());
-  EXPECT_EQ(q.next_time(), kNever);
-}
-
 }  // namespace
 }  // namespace walksim::sim
