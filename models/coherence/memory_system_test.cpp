@@ -14,6 +14,15 @@ using machine::Machine;
 using machine::ProtocolKind;
 using sim::from_ns;
 
+// The request the home takes next on line `l`, which must be CPU `cpu`'s.
+Grant next_waiting(MemorySystem& mem, LineId l, machine::CpuId cpu) {
+  const auto g = mem.head(l);
+  EXPECT_TRUE(g.has_value());
+  if (!g) return Grant{cpu, 0};
+  EXPECT_EQ(g->cpu, cpu);
+  return *g;
+}
+
 Picos latency_of(MemorySystem& mem, Picos now, machine::CpuId cpu, LineId line, AccessKind k) {
   auto r = mem.access(now, cpu, line, k, 1);
   return r.done - now;
@@ -118,15 +127,11 @@ TEST(Mesif, AReadTheL3AnswersWaitsBehindAnEarlierRequestForTheLine) {
   EXPECT_FALSE(mem.request(t0 + from_ns(1), 2, l, AccessKind::kRmw, 2).has_value());  // queued behind it
   // CPU 3's read could be answered by the L3's clean copy, but CPU 2's atomic reached it first.
   EXPECT_FALSE(mem.request(t0 + from_ns(2), 3, l, AccessKind::kLoad).has_value());
-  const auto first = mem.head(l);
-  ASSERT_TRUE(first.has_value());
-  EXPECT_EQ(first->cpu, 2u);
-  ASSERT_TRUE(mem.request(first->at, 2, l, AccessKind::kRmw, 2).has_value());
-  const auto second = mem.head(l);
-  ASSERT_TRUE(second.has_value());
-  EXPECT_EQ(second->cpu, 3u);
-  EXPECT_GE(second->at, first->at);
-  const auto read = mem.request(second->at, 3, l, AccessKind::kLoad);
+  const Grant first = next_waiting(mem, l, 2);
+  ASSERT_TRUE(mem.request(first.at, 2, l, AccessKind::kRmw, 2).has_value());
+  const Grant second = next_waiting(mem, l, 3);
+  EXPECT_GE(second.at, first.at);
+  const auto read = mem.request(second.at, 3, l, AccessKind::kLoad);
   ASSERT_TRUE(read.has_value());
   EXPECT_EQ(read->value, 2u);  // the atomic's value, not the clean copy's 1
   EXPECT_EQ(mem.waiting(), 0u);
@@ -307,19 +312,11 @@ TEST(Queueing, ACpuWaitingOnTwoLinesIsFoundInEachQueue) {
   EXPECT_FALSE(mem.request(t0 + from_ns(1), 0, a, AccessKind::kRmw, 3).has_value());
   EXPECT_FALSE(mem.request(t0 + from_ns(1), 0, b, AccessKind::kStore, 4).has_value());
   EXPECT_EQ(mem.waiting(), 3u);
-  const auto on_b = mem.head(b);
-  ASSERT_TRUE(on_b.has_value());
-  EXPECT_EQ(on_b->cpu, 0u);
-  ASSERT_TRUE(mem.request(on_b->at, 0, b, AccessKind::kStore, 4).has_value());
-  const auto first = mem.head(a);
-  ASSERT_TRUE(first.has_value());
-  EXPECT_EQ(first->cpu, 2u);  // issued first of the two equal arrivals
-  EXPECT_FALSE(mem.request(first->at, 0, a, AccessKind::kRmw, 3).has_value());  // not its turn
-  ASSERT_TRUE(mem.request(first->at, 2, a, AccessKind::kRmw, 2).has_value());
-  const auto second = mem.head(a);
-  ASSERT_TRUE(second.has_value());
-  EXPECT_EQ(second->cpu, 0u);
-  ASSERT_TRUE(mem.request(second->at, 0, a, AccessKind::kRmw, 3).has_value());
+  ASSERT_TRUE(mem.request(next_waiting(mem, b, 0).at, 0, b, AccessKind::kStore, 4).has_value());
+  const Grant first = next_waiting(mem, a, 2);                                 // issued first of the two equal arrivals
+  EXPECT_FALSE(mem.request(first.at, 0, a, AccessKind::kRmw, 3).has_value());  // not its turn
+  ASSERT_TRUE(mem.request(first.at, 2, a, AccessKind::kRmw, 2).has_value());
+  ASSERT_TRUE(mem.request(next_waiting(mem, a, 0).at, 0, a, AccessKind::kRmw, 3).has_value());
   EXPECT_EQ(mem.waiting(), 0u);
   mem.check_all();
 }
