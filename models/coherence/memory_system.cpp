@@ -423,9 +423,10 @@ bool MemorySystem::request(Picos now, CpuId cpu, LineId id, AccessKind kind, std
     if (rec == mine_queued.end()) throw std::logic_error("a queued request without its per-CPU record");
     mine_queued.erase(rec);
     --waiting_;
-    // An emptied queue keeps its entry and storage for the line's next queue (no allocation per
-    // contended access); has_waiters says whether it holds requests.
-    if (queue->empty()) s.has_waiters = false;
+    if (queue->empty()) {
+      s.has_waiters = false;
+      release_queue(id);
+    }
     return w;
   };
 
@@ -467,14 +468,17 @@ bool MemorySystem::request(Picos now, CpuId cpu, LineId id, AccessKind kind, std
 
   const Picos arrival = now + p.legs.req;
   const bool own_in_flight = s.pending_core == static_cast<std::int32_t>(c) && s.grant_free <= now;
-  if (!p.local_read && !s.has_waiters &&
-      (own_in_flight || line_ready_time(s, c, arrival, p.legs) == arrival + p.legs.home + p.legs.fwd)) {
-    // Nobody ahead and the home free (or busy only with this core's own earlier transaction, whose
-    // completion travels ahead of this request): served now, exactly as an uncontended access.
+  if (!p.local_read && !s.has_waiters && own_in_flight) {
+    // The home is busy only with this core's own earlier transaction, whose completion travels
+    // ahead of this request: served now, in the order of issue.
     out = serve_in_issue_order(now, c, id, kind, value, p);
     return true;
   }
-  if (!queue) queue = &queues_[id];
+  // Every other transaction through the home, contended or not, waits for its grant: the line's
+  // state and value change only when the home has taken the request and its forward or
+  // invalidation has reached the holders (docs/model.md, "Grants"), and until then the holders'
+  // own accesses are hits. Alone on the line, it is granted at the time its legs give.
+  if (!queue) queue = &acquire_queue(id);
   // Ordered by arrival at the home; equal arrivals keep their order of issue.
   auto at =
       std::upper_bound(queue->begin(), queue->end(), arrival, [](Picos a, const Waiting& w) { return a < w.arrival; });
@@ -543,6 +547,22 @@ std::size_t MemorySystem::next_in_queue(const LineState& s, const std::vector<Wa
     }
   }
   return best;
+}
+
+std::vector<MemorySystem::Waiting>& MemorySystem::acquire_queue(LineId id) {
+  if (spare_queues_.empty()) return queues_[id];
+  // A queue's map node, emptied, is reused with the new line's key: no allocation per queued
+  // request, and the map holds only the lines that have waiters now.
+  auto node = std::move(spare_queues_.back());
+  spare_queues_.pop_back();
+  node.key() = id;
+  return queues_.insert(std::move(node)).position->second;
+}
+
+void MemorySystem::release_queue(LineId id) {
+  auto node = queues_.extract(id);
+  node.mapped().clear();  // keeps its storage for the next line's queue
+  spare_queues_.push_back(std::move(node));
 }
 
 std::optional<Grant> MemorySystem::head(LineId id) {

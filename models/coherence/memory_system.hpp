@@ -96,13 +96,13 @@ class MemorySystem {
 
   // Effect at grant (docs/model.md, "Grants"). The access of `cpu` to `line` issued at `now`
   // takes effect at once when it is a hit, a read served inside the requester's own domain, or a
-  // transaction that finds nobody queued and the home free when its request arrives; the result
-  // is returned. Otherwise nothing changes yet: the request joins the line's queue, ordered by its
-  // arrival at the home, and nullopt is returned. The caller asks again, with the same arguments,
-  // when head() names it; the access then takes effect at that `now` (state and value) and its data
-  // arrives one data leg later. Between a grant and the next one the new owner's accesses are hits:
-  // the window real homes give an owner. `value` is what a write stores, read at the time the
-  // access takes effect.
+  // transaction behind only the core's own earlier one still in flight; the result is returned.
+  // Any other transaction through the home, contended or not, changes nothing yet: the request
+  // joins the line's queue, ordered by its arrival at the home, and nullopt is returned. The caller
+  // asks again, with the same arguments, when head() names it; the access then takes effect at that
+  // `now` (state and value) and its data arrives one data leg later. Until a grant takes effect the
+  // holders' accesses are hits: the window real homes give an owner. `value` is what a write
+  // stores, read at the time the access takes effect.
   std::optional<AccessResult> request(Picos now, CpuId cpu, LineId line, AccessKind kind, std::uint64_t value = 0);
   // The same into `out` (the executor's form): true when served, false when queued. A hit writes its
   // fields straight into the caller's result; returned by value, the result was copied twice more
@@ -115,8 +115,10 @@ class MemorySystem {
   // `line` would be a private hit that no queued request stands before: it changes no other
   // core's copy and the line's timing state (the executor's run-ahead asks this).
   bool hits_privately(CpuId cpu, LineId line, bool write) const;
-  // True when `request` of this access at `now` would be served at once: a hit, a read its own
-  // domain serves, or a transaction that finds nobody queued and the home free.
+  // True when a hint (an ownership prefetch) for this access at `now` may be served at once, in the
+  // order of issue (access()): a hit, a read its own domain serves, or a transaction that finds
+  // nobody queued and the home free. Hints take effect when issued; demand requests wait for their
+  // grant (request()).
   bool served_at_once(Picos now, CpuId cpu, LineId line, AccessKind kind);
   // The request at the head of `line`'s queue, or nullopt when none waits.
   std::optional<Grant> head(LineId line);
@@ -147,6 +149,10 @@ class MemorySystem {
     CpuId cpu;
     AccessKind kind;
   };
+  // The queue of `id`'s waiting requests, empty, from the spare entries when there are some.
+  std::vector<Waiting>& acquire_queue(LineId id);
+  // Takes the drained queue of `id` out of the map and keeps its entry for acquire_queue.
+  void release_queue(LineId id);
   // A hit in the core's own caches, served and returned; nullopt when the access needs more.
   bool private_hit(Picos now, CoreId c, LineId id, AccessKind kind, std::uint64_t value, AccessResult& out);
   Plan plan(CoreId c, LineId id, AccessKind kind);
@@ -230,9 +236,12 @@ class MemorySystem {
   std::size_t private_levels_ = 0;
   std::vector<Picos> link_busy_;  // per link and direction (2 * index + (a->b ? 0 : 1))
   HomeAgents agents_{0, 0};       // per node, with `coherence.home_occupancy` only
-  // Per line that has had queued requests (kept, emptied, when the queue drains: the next queue
-  // on a contended line reuses the storage); LineState::has_waiters says whether it holds some.
+  // Per line with queued requests (LineState::has_waiters). Every transaction through the home
+  // queues for its grant, so a line's entry is taken out when its queue drains and kept, emptied,
+  // in spare_queues_ for the next line that queues (acquire_queue, release_queue): the map stays as
+  // small as the number of lines with waiters, and a queued request allocates nothing.
   std::unordered_map<LineId, std::vector<Waiting>> queues_;
+  std::vector<decltype(queues_)::node_type> spare_queues_;
   std::size_t waiting_ = 0;
   // Per CPU, its requests that wait in a line's queue (a thread's access, and its store buffer's
   // oldest store on another line, may both wait; at most one per line): the line and the

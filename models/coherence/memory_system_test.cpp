@@ -123,10 +123,13 @@ TEST(Mesif, AReadTheL3AnswersWaitsBehindAnEarlierRequestForTheLine) {
   const LineId l = mem.add_line(0);
   mem.access(0, 0, l, AccessKind::kRmw, 1);  // Modified in CPU 0
   const Picos t0 = from_ns(1000);
-  ASSERT_TRUE(mem.request(t0, 1, l, AccessKind::kLoad).has_value());  // a snoop: now shared clean, in flight
-  EXPECT_FALSE(mem.request(t0 + from_ns(1), 2, l, AccessKind::kRmw, 2).has_value());  // queued behind it
+  // A snoop of CPU 0's Modified copy, through the line's queue: the line is then shared clean.
+  EXPECT_FALSE(mem.request(t0, 1, l, AccessKind::kLoad).has_value());
+  const Grant snoop = next_waiting(mem, l, 1);
+  ASSERT_TRUE(mem.request(snoop.at, 1, l, AccessKind::kLoad).has_value());  // in flight until its data is in
+  EXPECT_FALSE(mem.request(snoop.at + from_ns(1), 2, l, AccessKind::kRmw, 2).has_value());  // queued behind it
   // CPU 3's read could be answered by the L3's clean copy, but CPU 2's atomic reached it first.
-  EXPECT_FALSE(mem.request(t0 + from_ns(2), 3, l, AccessKind::kLoad).has_value());
+  EXPECT_FALSE(mem.request(snoop.at + from_ns(2), 3, l, AccessKind::kLoad).has_value());
   const Grant first = next_waiting(mem, l, 2);
   ASSERT_TRUE(mem.request(first.at, 2, l, AccessKind::kRmw, 2).has_value());
   const Grant second = next_waiting(mem, l, 3);
@@ -246,10 +249,11 @@ TEST(Queueing, ANewOwnerKeepsTheLineForTheCompletionAndTheForwardOnly) {
   const LineId l = mem.add_line(0);
   mem.access(0, 0, l, AccessKind::kRmw, 1);
   const Picos t0 = from_ns(1000);
-  const auto first = mem.request(t0, 1, l, AccessKind::kRmw, 2);
+  EXPECT_FALSE(mem.request(t0, 1, l, AccessKind::kRmw, 2).has_value());
+  EXPECT_FALSE(mem.request(t0 + from_ns(1), 2, l, AccessKind::kRmw, 3).has_value());
+  const auto first = mem.request(next_waiting(mem, l, 1).at, 1, l, AccessKind::kRmw, 2);
   ASSERT_TRUE(first.has_value());
   EXPECT_EQ(first->done, t0 + from_ns(19));
-  EXPECT_FALSE(mem.request(t0 + from_ns(1), 2, l, AccessKind::kRmw, 3).has_value());
   const auto next = mem.head(l);
   ASSERT_TRUE(next.has_value());
   EXPECT_EQ(next->at, first->done + from_ns(2 + 7));
@@ -263,9 +267,40 @@ TEST(Queueing, ANewOwnerKeepsTheLineForTheCompletionAndTheForwardOnly) {
   mem.check_all();
 }
 
+// Effect at grant with nobody else on the line: a request that finds the home free and no queue
+// still changes the line only when the home has taken it and forwarded it to the owner (the
+// miss's request leg, 2 ns, and the directory's lookup and forward, 7 ns, after its issue); until
+// then the owner's accesses are hits, and the requester reads what the owner stored in between.
+// Its data arrives when the same access served in the order of issue (access()) would have had it.
+TEST(Queueing, AnUncontendedRequestTakesEffectAtItsGrantAndTheOwnerHitsUntilThen) {
+  auto spec = testing::chain(1, ProtocolKind::kDirectory);
+  spec.cores_per_socket = 4;
+  Machine m(spec);
+  MemorySystem mem(m, true);
+  MemorySystem in_issue_order(m, true);
+  const LineId l = mem.add_line(0);
+  ASSERT_EQ(in_issue_order.add_line(0), l);
+  mem.access(0, 0, l, AccessKind::kStore, 1);
+  in_issue_order.access(0, 0, l, AccessKind::kStore, 1);
+  const Picos t0 = from_ns(1000);
+  EXPECT_FALSE(mem.request(t0, 1, l, AccessKind::kLoad).has_value());
+  const Grant grant = next_waiting(mem, l, 1);
+  EXPECT_EQ(grant.at, t0 + from_ns(2 + 7));
+  const auto owner = mem.request(grant.at - from_ns(1), 0, l, AccessKind::kStore, 7);
+  ASSERT_TRUE(owner.has_value());
+  EXPECT_EQ(owner->served, ServedBy::kPrivate);
+  const auto read = mem.request(grant.at, 1, l, AccessKind::kLoad);
+  ASSERT_TRUE(read.has_value());
+  EXPECT_EQ(read->value, 7u);
+  EXPECT_TRUE(read->transfer);
+  EXPECT_EQ(read->done, in_issue_order.access(t0, 1, l, AccessKind::kLoad).done);
+  EXPECT_EQ(mem.waiting(), 0u);
+  mem.check_all();
+}
+
 // Which waiting request the home takes next (machine::ServiceOrder). Two nodes of two cores, the
-// line homed on node 0. CPU 1 (node 0) takes the line; then CPU 0 (node 0) and CPU 2 (node 1) ask
-// for it at the same time. CPU 0's request reaches the home first (no link to cross): in order of
+// line homed on node 0. CPU 1 (node 0) asks first and takes the line; CPU 0 (node 0) and CPU 2 (node 1) ask
+// for it 1 ns later, at the same time. CPU 0's request reaches the home first (no link to cross): in order of
 // arrival it is served next; by node in turn, CPU 2's is, since the last request served was node 0's.
 TEST(Queueing, TheHomeTakesTheNextRequestByArrivalOrByNodeInTurn) {
   for (const auto order : {machine::ServiceOrder::kArrival, machine::ServiceOrder::kNodeRoundRobin}) {
@@ -275,9 +310,10 @@ TEST(Queueing, TheHomeTakesTheNextRequestByArrivalOrByNodeInTurn) {
     MemorySystem mem(m, true);
     const LineId l = mem.add_line(0);
     const Picos t0 = from_ns(1000);
-    ASSERT_TRUE(mem.request(t0, 1, l, AccessKind::kRmw, 1).has_value());  // served at once
+    EXPECT_FALSE(mem.request(t0, 1, l, AccessKind::kRmw, 1).has_value());
     EXPECT_FALSE(mem.request(t0 + from_ns(1), 0, l, AccessKind::kRmw, 2).has_value());
     EXPECT_FALSE(mem.request(t0 + from_ns(1), 2, l, AccessKind::kRmw, 3).has_value());
+    ASSERT_TRUE(mem.request(next_waiting(mem, l, 1).at, 1, l, AccessKind::kRmw, 1).has_value());
     const auto first = mem.head(l);
     ASSERT_TRUE(first.has_value());
     const machine::CpuId expected = order == machine::ServiceOrder::kArrival ? 0 : 2;
@@ -305,12 +341,16 @@ TEST(Queueing, ACpuWaitingOnTwoLinesIsFoundInEachQueue) {
   MemorySystem mem(m, true);
   const LineId a = mem.add_line(0), b = mem.add_line(0);
   const Picos t0 = from_ns(1000);
-  ASSERT_TRUE(mem.request(t0, 1, a, AccessKind::kRmw, 1).has_value());
-  ASSERT_TRUE(mem.request(t0, 3, b, AccessKind::kRmw, 1).has_value());
+  Picos taken = 0;
+  for (const auto& [cpu, line] : {std::pair{1u, a}, std::pair{3u, b}}) {
+    EXPECT_FALSE(mem.request(t0, cpu, line, AccessKind::kRmw, 1).has_value());
+    taken = next_waiting(mem, line, cpu).at;
+    ASSERT_TRUE(mem.request(taken, cpu, line, AccessKind::kRmw, 1).has_value());
+  }
   // CPUs 0 and 2 ask for `a` at the same time (equal arrivals); CPU 0 also for `b`.
-  EXPECT_FALSE(mem.request(t0 + from_ns(1), 2, a, AccessKind::kRmw, 2).has_value());
-  EXPECT_FALSE(mem.request(t0 + from_ns(1), 0, a, AccessKind::kRmw, 3).has_value());
-  EXPECT_FALSE(mem.request(t0 + from_ns(1), 0, b, AccessKind::kStore, 4).has_value());
+  EXPECT_FALSE(mem.request(taken + from_ns(1), 2, a, AccessKind::kRmw, 2).has_value());
+  EXPECT_FALSE(mem.request(taken + from_ns(1), 0, a, AccessKind::kRmw, 3).has_value());
+  EXPECT_FALSE(mem.request(taken + from_ns(1), 0, b, AccessKind::kStore, 4).has_value());
   EXPECT_EQ(mem.waiting(), 3u);
   ASSERT_TRUE(mem.request(next_waiting(mem, b, 0).at, 0, b, AccessKind::kStore, 4).has_value());
   const Grant first = next_waiting(mem, a, 2);                                 // issued first of the two equal arrivals

@@ -81,9 +81,11 @@ TEST(RunAhead, ThreadsThatShareNothingGetTheExactResultInFewerEvents) {
   EXPECT_TRUE(out_of_order);
 }
 
-// A thread past another's pending event may not run ahead over a miss: B stores to X at 50 ns, A
-// (its own work done first, at 60 ns) then reads X, a line its core does not hold. Run ahead, A's
-// access would be served before B's earlier store and see 0; kept in time order, it sees B's 1.
+// A thread past another's pending event may not run ahead over a miss: B stores to X at 50 ns (its
+// request reaches X's home on A's node, across the 20-ns link, at 72 ns), A (its own work done
+// first, at 90 ns) then reads X, a line its core does not hold (its request is there at 92 ns). Run
+// ahead, A's access would be served before B's earlier store and see 0; kept in time order, it is
+// granted after B's and sees B's 1.
 TEST(RunAhead, AnAccessToALineTheCoreDoesNotHoldWaitsForEarlierAccessesOfOtherCores) {
   for (const bool rmw : {false, true}) {
     Rig r(coherence::testing::chain(2, ProtocolKind::kDirectory));
@@ -106,7 +108,7 @@ TEST(RunAhead, AnAccessToALineTheCoreDoesNotHoldWaitsForEarlierAccessesOfOtherCo
       int step_ = 0;
     };
     std::uint64_t seen = 99;
-    Two a(Op::compute(from_ns(60)), rmw ? Op::rmw_add(x, 0) : Op::load(x), &seen);
+    Two a(Op::compute(from_ns(90)), rmw ? Op::rmw_add(x, 0) : Op::load(x), &seen);
     Two b(Op::compute(from_ns(50)), Op::store(x, 1), nullptr);
     r.ex.start(0, a);  // A first: it is past B's start when its work is done
     r.ex.start(1, b);

@@ -141,7 +141,9 @@ TEST(Dbench, ClientsWithLoadfilesOfTheirOwnGiveTheSameRateOverFiveSeeds) {
   const double own = spread("distinct_loadfiles: true\n");
   const double shared = spread("");
   EXPECT_LT(own, 0.10);
-  EXPECT_GT(shared, 0.30) << "clients replaying one loadfile in step no longer spread: the YAMLs' reason is gone";
+  // Twice the 10% the YAMLs need, or more (over 30% before every transaction waited for its
+  // grant, 24% since, 2026-12-05).
+  EXPECT_GT(shared, 0.20) << "clients replaying one loadfile in step no longer spread: the YAMLs' reason is gone";
 }
 
 }  // namespace
