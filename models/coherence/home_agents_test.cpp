@@ -53,7 +53,7 @@ TEST(HomeAgents, BusySpansGiveWhatEveryReservationCheckedOneByOneGives) {
   Picos clock = 0;
   for (int i = 0; i < 3000; ++i) {
     x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-    clock += static_cast<Picos>((x >> 33) % 4000);  // requests 0-4 ns apart: the agent saturates
+    clock += static_cast<Picos>((x >> 33) % 4000);                   // requests 0-4 ns apart: the agent saturates
     const Picos at = clock - static_cast<Picos>((x >> 20) % 30000);  // reaching it out of order
     const Picos t = agents.earliest(0, at);
     ASSERT_EQ(t, reference(at)) << "request " << i;
