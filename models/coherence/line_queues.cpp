@@ -70,8 +70,8 @@ std::optional<Grant> MemorySystem::head(LineId id) {
   const bool write = is_write(w.kind);
   const bool exclusive = s.owner == static_cast<std::int32_t>(c) &&
                          (s.owner_state == OwnerState::kExclusive || s.owner_state == OwnerState::kModified);
-  if (s.holders.contains(c) && (!write || exclusive)) return Grant{w.cpu, w.issued};
-  return Grant{w.cpu, turn_time(s, c, w.arrival, plan(c, id, w.kind))};
+  if (s.holders.contains(c) && (!write || exclusive)) return Grant{w.cpu, w.issued, w.kind};
+  return Grant{w.cpu, turn_time(s, c, w, plan(c, id, w.kind)), w.kind};
 }
 
 }  // namespace walksim::coherence

@@ -243,14 +243,15 @@ Picos MemorySystem::line_ready_time(const LineState& s, CoreId c, Picos arrival,
   return std::max(std::max(arrival_at_home(s, c, arrival), s.home_free) + l.home + l.fwd, s.grant_free);
 }
 
-Picos MemorySystem::turn_time(const LineState& s, CoreId c, Picos arrival, const Plan& p) const {
-  // A read the domain's shared cache answers takes no home agent: only the line orders it.
-  return p.local_read ? line_ready_time(s, c, arrival, p.legs) : ready_time(s, c, arrival, p.legs);
+Picos MemorySystem::home_takes(const LineState& s, CoreId c, const Waiting& w) const {
+  if (w.own && s.pending_core == static_cast<std::int32_t>(c))
+    return std::max(w.issued, s.busy_until) + (w.arrival - w.issued);
+  return std::max(arrival_at_home(s, c, w.arrival), s.home_free);
 }
 
-Picos MemorySystem::ready_time(const LineState& s, CoreId c, Picos arrival, const Legs& l) const {
-  return std::max(agents_.earliest(s.home, std::max(arrival_at_home(s, c, arrival), s.home_free)) + l.home + l.fwd,
-                  s.grant_free);
+Picos MemorySystem::turn_time(const LineState& s, CoreId c, const Waiting& w, const Plan& p) const {
+  if (p.local_read) return line_ready_time(s, c, w.arrival, p.legs);
+  return std::max(agents_.earliest(s.home, home_takes(s, c, w)) + p.legs.home + p.legs.fwd, s.grant_free);
 }
 
 void MemorySystem::occupy_home(LineState& s, Picos service, Picos done, const Plan& p, bool write) {
@@ -433,7 +434,9 @@ bool MemorySystem::request(Picos now, CpuId cpu, LineId id, AccessKind kind, std
   // A request that became a hit while it waited (it cannot, for now, but a sibling's fill could
   // make a read local) is served at once and leaves the queue.
   if (private_hit(now, c, id, kind, value, out)) {
-    if (mine != SIZE_MAX) leave_queue();
+    // (A hit beside the core's own queued hint, a load of a line whose upgrade it prefetches, leaves
+    // the hint queued.)
+    if (mine != SIZE_MAX && !(is_hint((*queue)[mine].kind) && (*queue)[mine].kind != kind)) leave_queue();
     return true;
   }
   const Plan p = plan(c, id, kind);
@@ -449,40 +452,46 @@ bool MemorySystem::request(Picos now, CpuId cpu, LineId id, AccessKind kind, std
 
   if (mine != SIZE_MAX) {
     // Asked again at the time head() gave: the access takes effect now if it is still the next the
-    // home takes and nothing (a state change since) made it later.
+    // home takes and nothing (a state change since) made it later. A demand access behind its own
+    // core's hint waits for the hint (an outstanding miss the access merges into), which takes
+    // effect first; the access is then asked anew.
+    const AccessKind queued_kind = (*queue)[mine].kind;
+    const bool behind_hint = is_hint(queued_kind) && queued_kind != kind;
+    const Plan pq = behind_hint ? plan(c, id, queued_kind) : p;
     if (mine != next_in_queue(s, *queue)) return false;
-    if (turn_time(s, c, (*queue)[mine].arrival, p) > now) return false;
+    if (turn_time(s, c, (*queue)[mine], pq) > now) return false;
     const Waiting w = leave_queue();
-    if (p.local_read) {
-      out = apply(now, p.legs.data, w.issued, now - w.arrival, c, id, kind, value, p);
+    if (pq.local_read) {
+      out = apply(now, pq.legs.data, w.issued, now - w.arrival, c, id, queued_kind, value, pq);
       out.visible = out.done;
-      return true;
+    } else {
+      const Picos service = agents_.earliest(s.home, home_takes(s, c, w));
+      agents_.take(s.home, service);
+      out = apply(now, pq.legs.data, w.issued, service - w.arrival, c, id, queued_kind, value, pq);
+      out.visible = now;
+      occupy_home(s, service, out.done, pq, is_write(queued_kind));
     }
-    const Picos service = agents_.earliest(s.home, std::max(arrival_at_home(s, c, w.arrival), s.home_free));
-    agents_.take(s.home, service);
-    out = apply(now, p.legs.data, w.issued, service - w.arrival, c, id, kind, value, p);
-    out.visible = now;
-    occupy_home(s, service, out.done, p, is_write(kind));
+    if (!behind_hint) return true;
+    const Source hint_source = out.source;
+    if (!request(now, cpu, id, kind, value, out)) return false;
+    out.after_hint = true;
+    out.hint_source = hint_source;
     return true;
   }
 
   const Picos arrival = now + p.legs.req;
-  const bool own_in_flight = s.pending_core == static_cast<std::int32_t>(c) && s.grant_free <= now;
-  if (!p.local_read && !s.has_waiters && own_in_flight) {
-    // The home is busy only with this core's own earlier transaction, whose completion travels
-    // ahead of this request: served now, in the order of issue.
-    out = serve_in_issue_order(now, c, id, kind, value, p);
-    return true;
-  }
-  // Every other transaction through the home, contended or not, waits for its grant: the line's
-  // state and value change only when the home has taken the request and its forward or
-  // invalidation has reached the holders (docs/model.md, "Grants"), and until then the holders'
-  // own accesses are hits. Alone on the line, it is granted at the time its legs give.
+  // Every transaction through the home, contended or not, waits for its grant: the line's state and
+  // value change only when the home has taken the request and its forward or invalidation has
+  // reached the holders (docs/model.md, "Grants"), and until then the holders' own accesses are
+  // hits. Alone on the line, it is granted at the time its legs give; behind only its own core's
+  // transaction in flight, once that one's data is in (home_takes).
+  const bool own =
+      !p.local_read && !s.has_waiters && s.pending_core == static_cast<std::int32_t>(c) && s.grant_free <= now;
   if (!queue) queue = &acquire_queue(id);
   // Ordered by arrival at the home; equal arrivals keep their order of issue.
   auto at =
       std::upper_bound(queue->begin(), queue->end(), arrival, [](Picos a, const Waiting& w) { return a < w.arrival; });
-  queue->insert(at, Waiting{arrival, now, cpu, kind});
+  queue->insert(at, Waiting{arrival, now, cpu, kind, own});
   queued_[cpu].push_back({id, arrival});
   s.has_waiters = true;
   ++waiting_;
@@ -513,6 +522,12 @@ bool MemorySystem::served_at_once(Picos now, CpuId cpu, LineId id, AccessKind ki
   if (p.local_read) return line_ready_time(s, c, arrival, p.legs) <= arrival;
   const bool own_in_flight = s.pending_core == static_cast<std::int32_t>(c) && s.grant_free <= now;
   return own_in_flight || line_ready_time(s, c, arrival, p.legs) == arrival + p.legs.home + p.legs.fwd;
+}
+
+bool MemorySystem::hint(Picos now, CpuId cpu, LineId id, AccessKind kind, AccessResult& out) {
+  if (!is_hint(kind)) throw std::logic_error("MemorySystem::hint called with a demand access");
+  if (!floor_ && lines_[id].has_waiters && queue_index(queues_.at(id), cpu, id) != SIZE_MAX) return false;
+  return request(now, cpu, id, kind, 0, out);
 }
 
 Picos MemorySystem::link_queueing(machine::NodeId from, machine::NodeId to, Picos at) {

@@ -65,13 +65,21 @@ struct AccessResult {
   bool transfer = false;    // data or ownership moved from another core
   std::uint64_t value = 0;  // the value the requester's copy holds afterwards (value checking only)
   Picos visible = 0;        // when a write reached the other copies (their invalidation): spinners wake then
+  // A demand access that waited for its own core's hint (prefetch) on the line: the hint took effect
+  // first and the access was then served, a hit on what the hint brought; hint_source is where the
+  // hint's data or permission came from.
+  bool after_hint = false;
+  Source hint_source = Source::kL1;
 };
 
 // The request at the head of a line's queue and the earliest time it may take effect.
 struct Grant {
   CpuId cpu;
   Picos at;
+  AccessKind kind;  // a hint's (kPrefetch, kPrefetchExclusive) is granted by nobody waiting for it
 };
+
+inline bool is_hint(AccessKind k) { return k == AccessKind::kPrefetch || k == AccessKind::kPrefetchExclusive; }
 
 class MemorySystem {
  public:
@@ -115,17 +123,24 @@ class MemorySystem {
   // `line` would be a private hit that no queued request stands before: it changes no other
   // core's copy and the line's timing state (the executor's run-ahead asks this).
   bool hits_privately(CpuId cpu, LineId line, bool write) const;
-  // True when a hint (an ownership prefetch) for this access at `now` may be served at once, in the
-  // order of issue (access()): a hit, a read its own domain serves, or a transaction that finds
-  // nobody queued and the home free. Hints take effect when issued; demand requests wait for their
-  // grant (request()).
+  // A hint (prefetch, prefetchw, the store buffer's ownership prefetch): the core does not wait for
+  // it. Like a demand request it takes effect at its grant, not at issue (a hit, a read its own
+  // domain serves, or a transaction behind the core's own in flight are served at once: true, with
+  // `out` filled). Otherwise it joins the line's queue and false is returned; whoever drives the run
+  // grants it by calling request() with the same kind when head() names it. A hint for a line on
+  // which the CPU already has a request queued adds nothing (false; that request is in flight). A
+  // demand request of the core that finds its own hint queued on the line waits for the hint's grant
+  // and is then served after it (AccessResult::after_hint).
+  bool hint(Picos now, CpuId cpu, LineId line, AccessKind kind, AccessResult& out);
+  // True when a hint for this access at `now` would find nobody queued and the home free (or be a
+  // hit, or a read its own domain serves): the store buffer sends its ownership prefetch only then.
   bool served_at_once(Picos now, CpuId cpu, LineId line, AccessKind kind);
   // The request at the head of `line`'s queue, or nullopt when none waits.
   std::optional<Grant> head(LineId line);
   // Requests still queued on any line (none may be left when a run ends).
   std::size_t waiting() const { return waiting_; }
 
-  // The same access for callers that cannot wait for a grant (latency probes, prefetches, tests):
+  // The same access for callers that cannot wait for a grant (latency probes, tests):
   // it takes effect at `now`, served after the transactions the line already serialised, in the
   // order of issue. `value` is what a store writes.
   AccessResult access(Picos now, CpuId cpu, LineId line, AccessKind kind, std::uint64_t value = 0);
@@ -148,6 +163,7 @@ class MemorySystem {
     Picos issued;
     CpuId cpu;
     AccessKind kind;
+    bool own = false;  // issued when the home was busy only with this core's own transaction
   };
   // The queue of `id`'s waiting requests, empty, from the spare entries when there are some.
   std::vector<Waiting>& acquire_queue(LineId id);
@@ -163,15 +179,19 @@ class MemorySystem {
   Transaction remote_transaction(const LineState& s, CoreId c, bool write, Plan& p);
   // The on-die snoop of the sibling of `c` that holds the line, dirty or not.
   Picos sibling_snoop(const LineState& s, CoreId c) const;
-  // The earliest time a transaction with these legs, arriving at the home at `arrival`, may take effect.
-  Picos ready_time(const LineState& s, CoreId c, Picos arrival, const Legs& l) const;
   // The same with the home agent's other work left out (`coherence.home_occupancy`): whether a
   // request is served at once or waits in the line's queue depends on the line only, and a busy
   // agent delays a request served at once.
   Picos line_ready_time(const LineState& s, CoreId c, Picos arrival, const Legs& l) const;
-  // When a queued request planned as `p` may take effect: ready_time, or line_ready_time for a
-  // read the requester's shared cache answers (it takes no home agent).
-  Picos turn_time(const LineState& s, CoreId c, Picos arrival, const Plan& p) const;
+  // When the home takes the queued request `w` of core `c`: at its arrival, after what the line
+  // serialised before it; one issued behind only its own core's transaction in flight (Waiting::own)
+  // as soon as that one's data is in and a request leg later, since that transaction's completion
+  // travels ahead of it.
+  Picos home_takes(const LineState& s, CoreId c, const Waiting& w) const;
+  // When a queued request planned as `p` may take effect: once the home has taken it (home_takes,
+  // and the home agent is free) and looked it up and forwarded it; or, for a read the requester's
+  // shared cache answers (it takes no home agent), line_ready_time.
+  Picos turn_time(const LineState& s, CoreId c, const Waiting& w, const Plan& p) const;
   // When a request that reaches the home at `arrival` is taken: then, or, on a busy-on-forward home
   // whose line is busy, at its first retry after the busy state ends (each NACK goes back to the
   // requester, which sends the request again).

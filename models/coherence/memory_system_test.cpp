@@ -18,7 +18,7 @@ using sim::from_ns;
 Grant next_waiting(MemorySystem& mem, LineId l, machine::CpuId cpu) {
   const auto g = mem.head(l);
   EXPECT_TRUE(g.has_value());
-  if (!g) return Grant{cpu, 0};
+  if (!g) return Grant{cpu, 0, AccessKind::kLoad};
   EXPECT_EQ(g->cpu, cpu);
   return *g;
 }

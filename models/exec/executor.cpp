@@ -30,11 +30,14 @@ void Executor::start(CpuId cpu, Program& program, Picos at) {
 }
 
 // Event tags: the CPU in the low 32 bits, bit 32 set for a store-buffer drain, the generation above.
+// A hint's grant has all ones where the CPU would be (no CPU has that number) and its line above.
 namespace {
 constexpr std::uint64_t kDrainBit = std::uint64_t{1} << 32;
+constexpr std::uint64_t kHintCpu = 0xffffffffu;
 std::uint64_t tag_of(CpuId cpu, bool drain, std::uint32_t gen) {
   return std::uint64_t{cpu} | (drain ? kDrainBit : 0) | (std::uint64_t{gen} << 33);
 }
+std::uint64_t hint_tag(LineId line) { return kHintCpu | (std::uint64_t{line} << 32); }
 }  // namespace
 
 void Executor::schedule_run(CpuId cpu, Picos at) {
@@ -60,6 +63,9 @@ void Executor::announce(LineId line) {
     if (h.run_announced != at) schedule_run(g->cpu, at);
   } else if (!h.store_buffer.empty() && h.store_buffer.front().line == line) {
     if (h.drain_announced != at) schedule_drain(g->cpu, at);
+  } else if (coherence::is_hint(g->kind)) {
+    // Nobody waits for a hint: it is granted by an event of its own (grant_hint).
+    sim_.schedule(at, this, hint_tag(line));
   } else {
     throw std::logic_error("line " + std::to_string(line) + " has a queued request of CPU " + std::to_string(g->cpu) +
                            " that no thread or store buffer waits for");
@@ -97,15 +103,6 @@ std::uint32_t Executor::smt_cores() const {
   return shared;
 }
 
-coherence::AccessResult Executor::access(Thread& t, CpuId cpu, LineId line, AccessKind kind, std::uint64_t value) {
-  check_issue(cpu, t.clock);
-  coherence::AccessResult r = mem_.access(t.clock, cpu, line, kind, value);
-  // A hit is the core's own pipeline work; the wait for this core's in-flight prefetch before it
-  // (r.start) is not. Anything beyond the private caches waits on the memory system at full speed.
-  if (r.served == ServedBy::kPrivate && !t.speed.full()) r.done = r.start + t.speed(r.done - r.start);
-  return r;
-}
-
 void Executor::run() {
   sim_.run();
   if (mem_.waiting() > 0) {
@@ -117,8 +114,32 @@ void Executor::run() {
   }
 }
 
+void Executor::grant_hint(LineId line) {
+  // Scheduled for the hint at the head of the line's queue; if the line's state has changed since,
+  // or the hint was granted already, the head is another request or later (announced anew).
+  const auto g = mem_.head(line);
+  if (!g || !coherence::is_hint(g->kind) || g->at > sim_.now()) return;
+  coherence::AccessResult r;
+  if (!mem_.request(sim_.now(), g->cpu, line, g->kind, 0, r)) return;
+  // A buffered store to the line counts its hit under the source the ownership prefetch got.
+  auto& buffer = threads_[g->cpu].store_buffer;
+  for (std::size_t i = 0; i < buffer.size(); ++i) {
+    Buffered& b = buffer[i];
+    if (b.line == line && !b.prefetched) {
+      b.prefetched = true;
+      b.prefetch_source = r.source;
+    }
+  }
+  if (g->kind == AccessKind::kPrefetchExclusive) wake_watchers(line, r.visible);
+  announce(line);
+}
+
 void Executor::on_event(std::uint64_t tag) {
   const auto cpu = static_cast<CpuId>(tag & 0xffffffffu);
+  if (cpu == kHintCpu) {
+    grant_hint(static_cast<LineId>(tag >> 32));
+    return;
+  }
   const auto gen = static_cast<std::uint32_t>(tag >> 33);
   Thread& t = threads_[cpu];
   if (tag & kDrainBit) {
@@ -277,7 +298,11 @@ void Executor::prefetch_for_store(Thread& t, CpuId cpu, Buffered& b) {
   if (mem_.owns_exclusively(cpu, b.line)) return;
   check_issue(cpu, t.clock);
   if (!mem_.served_at_once(t.clock, cpu, b.line, AccessKind::kPrefetchExclusive)) return;
-  const auto r = mem_.access(t.clock, cpu, b.line, AccessKind::kPrefetchExclusive);
+  coherence::AccessResult r;
+  if (!mem_.hint(t.clock, cpu, b.line, AccessKind::kPrefetchExclusive, r)) {
+    announce(b.line);  // granted later by its own event (grant_hint)
+    return;
+  }
   b.prefetched = true;
   b.prefetch_source = r.source;
   wake_watchers(b.line, r.visible);
@@ -293,7 +318,8 @@ bool Executor::try_store(Thread& t, CpuId cpu, const Buffered& b, Picos at) {
   if (!mem_.request(at, cpu, b.line, AccessKind::kStore, next, r)) return false;
   at_core_speed(t, r);
   const bool hit = r.served == ServedBy::kPrivate;
-  ++t.stats.served[static_cast<std::size_t>(b.prefetched && hit ? b.prefetch_source : r.source)];
+  const coherence::Source prefetched = r.after_hint ? r.hint_source : b.prefetch_source;
+  ++t.stats.served[static_cast<std::size_t>((b.prefetched || r.after_hint) && hit ? prefetched : r.source)];
   w = next;
   t.store_drain = std::max(t.store_drain, r.done);
   wake_watchers(b.line, r.visible);
@@ -404,12 +430,16 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
     }
     case OpKind::kPrefetch:
     case OpKind::kPrefetchW: {
-      // A hint: served in the order of issue, never waited for.
+      // A hint, never waited for: it takes effect at its grant like any request (grant_hint).
       const bool excl = op.kind == OpKind::kPrefetchW;
       check_issue(cpu, t.clock);
-      auto r = mem_.access(t.clock, cpu, op.line, excl ? AccessKind::kPrefetchExclusive : AccessKind::kPrefetch);
+      coherence::AccessResult r;
+      if (mem_.hint(t.clock, cpu, op.line, excl ? AccessKind::kPrefetchExclusive : AccessKind::kPrefetch, r)) {
+        if (excl) wake_watchers(op.line, r.visible);
+      } else {
+        announce(op.line);
+      }
       t.clock = advance(cpu, t.clock, t.issue);
-      if (excl) wake_watchers(op.line, r.visible);
       return true;
     }
     case OpKind::kCompute: {

@@ -153,6 +153,9 @@ class Executor final : public sim::EventHandler {
   void schedule_drain(CpuId cpu, Picos at);
   // Schedules the request at the head of `line`'s queue (if any) for the time it may take effect.
   void announce(LineId line);
+  // Grants the hint at the head of `line`'s queue if its time has come (the event announce()
+  // scheduled for it).
+  void grant_hint(LineId line);
   // Asks for store `b` at `at`: commits its value and returns true when it took effect; otherwise
   // it waits in its line's queue and false is returned (the caller buffers it, then announces).
   bool try_store(Thread& t, CpuId cpu, const Buffered& b, Picos at);
@@ -161,8 +164,9 @@ class Executor final : public sim::EventHandler {
   // start that much before them; any other asks for its line only when they are performed.
   Picos store_order_start(const Thread& t, CpuId cpu, LineId line) const;
   // The ownership prefetch of a store that must wait for the older ones, as a store miss issues
-  // when it executes: the line is fetched exclusive now if no other request waits for it (a hint
-  // never jumps a queue). Another core may take the line back before the store is performed.
+  // when it executes, if no other request waits for the line (a hint never jumps a queue): it takes
+  // effect at its grant (grant_hint). Another core may take the line back before the store is
+  // performed.
   void prefetch_for_store(Thread& t, CpuId cpu, Buffered& b);
   // Commits the oldest buffered store of `cpu` if its grant came, then issues the next ones.
   void drain_stores(CpuId cpu);
@@ -180,9 +184,6 @@ class Executor final : public sim::EventHandler {
   // Executes one op; returns false when the thread parked.
   bool execute(CpuId cpu, Thread& t, const Op& op);
   std::uint64_t& word_ref(const Op& op);
-  // mem_.access, with a hit in the core's own caches taking its time at the thread's speed.
-  coherence::AccessResult access(Thread& t, CpuId cpu, LineId line, coherence::AccessKind kind,
-                                 std::uint64_t value = 0);
   // Gives every hardware thread of `core` its speed: shared when two or more of them host programs.
   void set_core_speed(machine::CoreId core);
   void wake_watchers(LineId line, Picos at);

@@ -17,6 +17,7 @@ class Fifo {
   const T& front() const { return ring_[head_]; }
   // The i-th element from the front.
   const T& operator[](std::size_t i) const { return ring_[(head_ + i) & (ring_.size() - 1)]; }
+  T& operator[](std::size_t i) { return ring_[(head_ + i) & (ring_.size() - 1)]; }
 
   void push_back(const T& v) {
     if (size_ == ring_.size()) grow();
