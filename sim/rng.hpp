@@ -45,4 +45,13 @@ class Rng {
   std::uint64_t state_[4];
 };
 
+// A stateless 64-bit mix (splitmix64's finalizer): equal inputs give equal outputs, near inputs
+// unrelated ones. For orders that must look arbitrary yet not depend on how the host ran things.
+inline std::uint64_t mix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
 }  // namespace walksim::sim

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sim/rng.hpp"
+
 namespace walksim::coherence {
 
 using machine::DomainId;
@@ -488,9 +490,20 @@ bool MemorySystem::request(Picos now, CpuId cpu, LineId id, AccessKind kind, std
   const bool own =
       !p.local_read && !s.has_waiters && s.pending_core == static_cast<std::int32_t>(c) && s.grant_free <= now;
   if (!queue) queue = &acquire_queue(id);
-  // Ordered by arrival at the home; equal arrivals keep their order of issue.
-  auto at =
-      std::upper_bound(queue->begin(), queue->end(), arrival, [](Picos a, const Waiting& w) { return a < w.arrival; });
+  // Ordered by arrival at the home; equal arrivals by issue time, then in an order drawn from the
+  // CPUs and the time (no CPU always first: real arbitration has no fixed priority), never in the
+  // order the host happened to run the requesters (that depended on how many events had been
+  // scheduled, and a thread that runs ahead would change it).
+  auto before = [](const Waiting& a, const Waiting& w) {
+    if (a.arrival != w.arrival) return a.arrival < w.arrival;
+    if (a.issued != w.issued) return a.issued < w.issued;
+    const auto rank = [](const Waiting& x) {
+      return sim::mix64(static_cast<std::uint64_t>(x.arrival) ^ (std::uint64_t{x.cpu} << 48));
+    };
+    const std::uint64_t ra = rank(a), rw = rank(w);
+    return ra != rw ? ra < rw : a.cpu < w.cpu;
+  };
+  auto at = std::upper_bound(queue->begin(), queue->end(), Waiting{arrival, now, cpu, kind, false}, before);
   queue->insert(at, Waiting{arrival, now, cpu, kind, own});
   queued_[cpu].push_back({id, arrival});
   s.has_waiters = true;

@@ -333,7 +333,7 @@ TEST(Queueing, TheHomeTakesTheNextRequestByArrivalOrByNodeInTurn) {
 
 // A CPU may wait on two lines at once (its thread's access and its store buffer's oldest store),
 // and requests reach a home at equal times: each request asked again is found in its own line's
-// queue (by its arrival, among the equal ones by CPU), and only the one the home takes next goes.
+// queue (by its arrival and CPU), and only the one the home takes next goes.
 TEST(Queueing, ACpuWaitingOnTwoLinesIsFoundInEachQueue) {
   auto spec = testing::chain(1, ProtocolKind::kDirectory);
   spec.cores_per_socket = 4;
@@ -353,10 +353,14 @@ TEST(Queueing, ACpuWaitingOnTwoLinesIsFoundInEachQueue) {
   EXPECT_FALSE(mem.request(taken + from_ns(1), 0, b, AccessKind::kStore, 4).has_value());
   EXPECT_EQ(mem.waiting(), 3u);
   ASSERT_TRUE(mem.request(next_waiting(mem, b, 0).at, 0, b, AccessKind::kStore, 4).has_value());
-  const Grant first = next_waiting(mem, a, 2);                                 // issued first of the two equal arrivals
-  EXPECT_FALSE(mem.request(first.at, 0, a, AccessKind::kRmw, 3).has_value());  // not its turn
-  ASSERT_TRUE(mem.request(first.at, 2, a, AccessKind::kRmw, 2).has_value());
-  ASSERT_TRUE(mem.request(next_waiting(mem, a, 0).at, 0, a, AccessKind::kRmw, 3).has_value());
+  // Equal arrivals and issues: either may be first (QueueTies), the other waits for it.
+  const auto first = mem.head(a);
+  ASSERT_TRUE(first.has_value());
+  const machine::CpuId later = first->cpu == 0 ? 2 : 0;
+  const auto value = [](machine::CpuId cpu) -> std::uint64_t { return cpu == 0 ? 3 : 2; };
+  EXPECT_FALSE(mem.request(first->at, later, a, AccessKind::kRmw, value(later)).has_value());  // not its turn
+  ASSERT_TRUE(mem.request(first->at, first->cpu, a, AccessKind::kRmw, value(first->cpu)).has_value());
+  ASSERT_TRUE(mem.request(next_waiting(mem, a, later).at, later, a, AccessKind::kRmw, value(later)).has_value());
   EXPECT_EQ(mem.waiting(), 0u);
   mem.check_all();
 }

@@ -1,8 +1,13 @@
 // Hints (prefetch, prefetchw, the store buffer's ownership prefetch) take effect at their grant like
 // demand requests: until then the line's holders keep their copies and hit. A demand access behind
 // its own core's queued hint waits for it; a second hint beside a request in flight adds nothing.
-// So does a request issued behind its own core's transaction still in flight (OwnInFlight).
+// So does a request issued behind its own core's transaction still in flight (OwnInFlight). Requests
+// that reach the home at the same time, issued at the same time, wait in an order that the host's
+// order of issue does not change and that favours no CPU (QueueTies).
 #include <gtest/gtest.h>
+
+#include <map>
+#include <vector>
 
 #include "models/coherence/memory_system.hpp"
 #include "models/coherence/test_machines.hpp"
@@ -139,6 +144,36 @@ TEST(OwnInFlight, AnUpgradeBehindTheCoresOwnReadTakesEffectAtItsGrant) {
   in_issue_order.access(t0, 1, r.line, AccessKind::kLoad);
   EXPECT_EQ(store.done, in_issue_order.access(t1, 1, r.line, AccessKind::kStore, 9).done);
   r.mem.check_all();
+}
+
+// CPUs 1, 2 and 3 (one socket, equal request legs) ask for the line CPU 0 holds at the same time.
+// The order they are granted in does not depend on the order the host issued them in, and no CPU
+// wins every tie: over many such ties at different times each is granted first about a third of
+// the time.
+std::vector<machine::CpuId> grant_order(Picos t0, const std::vector<machine::CpuId>& issue_order) {
+  HintRig r;
+  AccessResult out;
+  for (const machine::CpuId cpu : issue_order) EXPECT_FALSE(r.mem.request(t0, cpu, r.line, AccessKind::kRmw, 1, out));
+  std::vector<machine::CpuId> granted;
+  while (const auto g = r.mem.head(r.line)) {
+    EXPECT_TRUE(r.mem.request(g->at, g->cpu, r.line, AccessKind::kRmw, 1, out));
+    granted.push_back(g->cpu);
+  }
+  return granted;
+}
+
+TEST(QueueTies, EqualArrivalsAreGrantedInAnOrderTheHostsIssueOrderDoesNotChangeAndNoCpuAlwaysWins) {
+  std::map<machine::CpuId, int> first;
+  constexpr int kTies = 300;
+  for (int k = 0; k < kTies; ++k) {
+    const Picos t0 = from_ns(1000) + k * 1234;
+    const auto order = grant_order(t0, {3, 1, 2});
+    ASSERT_EQ(order.size(), 3u);
+    EXPECT_EQ(order, grant_order(t0, {2, 3, 1}));
+    EXPECT_EQ(order, grant_order(t0, {1, 2, 3}));
+    ++first[order.front()];
+  }
+  for (const machine::CpuId cpu : {1u, 2u, 3u}) EXPECT_GT(first[cpu], kTies / 5) << "CPU " << cpu;
 }
 
 }  // namespace
