@@ -103,8 +103,8 @@ class MemorySystem {
   const machine::Machine& machine() const { return m_; }
 
   // Effect at grant (docs/model.md, "Grants"). The access of `cpu` to `line` issued at `now`
-  // takes effect at once when it is a hit, a read served inside the requester's own domain, or a
-  // transaction behind only the core's own earlier one still in flight; the result is returned.
+  // takes effect at once when it is a hit or a read served inside the requester's own domain; the
+  // result is returned.
   // Any other transaction through the home, contended or not, changes nothing yet: the request
   // joins the line's queue, ordered by its arrival at the home, and nullopt is returned. The caller
   // asks again, with the same arguments, when head() names it; the access then takes effect at that
@@ -124,16 +124,17 @@ class MemorySystem {
   // core's copy and the line's timing state (the executor's run-ahead asks this).
   bool hits_privately(CpuId cpu, LineId line, bool write) const;
   // A hint (prefetch, prefetchw, the store buffer's ownership prefetch): the core does not wait for
-  // it. Like a demand request it takes effect at its grant, not at issue (a hit, a read its own
-  // domain serves, or a transaction behind the core's own in flight are served at once: true, with
-  // `out` filled). Otherwise it joins the line's queue and false is returned; whoever drives the run
-  // grants it by calling request() with the same kind when head() names it. A hint for a line on
-  // which the CPU already has a request queued adds nothing (false; that request is in flight). A
-  // demand request of the core that finds its own hint queued on the line waits for the hint's grant
-  // and is then served after it (AccessResult::after_hint).
+  // it. Like a demand request it takes effect at its grant, not at issue (a hit or a read its own
+  // domain serves is served at once: true, with `out` filled). Otherwise it joins the line's queue
+  // and false is returned; whoever drives the run grants it by calling request() with the same kind
+  // when head() names it. A hint for a line on which the CPU already has a request queued adds
+  // nothing (false; that request is in flight). A demand request of the core that finds its own
+  // hint queued on the line waits for the hint's grant and is then served after it
+  // (AccessResult::after_hint).
   bool hint(Picos now, CpuId cpu, LineId line, AccessKind kind, AccessResult& out);
-  // True when a hint for this access at `now` would find nobody queued and the home free (or be a
-  // hit, or a read its own domain serves): the store buffer sends its ownership prefetch only then.
+  // True when a hint for this access at `now` would find nobody queued and the home free or busy
+  // only with the core's own transaction (or be a hit, or a read its own domain serves): the store
+  // buffer sends its ownership prefetch only then.
   bool served_at_once(Picos now, CpuId cpu, LineId line, AccessKind kind);
   // The request at the head of `line`'s queue, or nullopt when none waits.
   std::optional<Grant> head(LineId line);
