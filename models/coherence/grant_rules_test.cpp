@@ -29,6 +29,11 @@ struct HintRig {
     s.cores_per_socket = 4;
     return s;
   }
+  // Nothing left queued, and every copy and the directory agree.
+  void expect_drained() const {
+    EXPECT_EQ(mem.waiting(), 0u);
+    mem.check_all();
+  }
   Machine m;
   MemorySystem mem;
   LineId line;
@@ -53,8 +58,7 @@ TEST(Hints, AnOwnershipPrefetchTakesEffectAtItsGrantAndTheOwnerHitsUntilThen) {
   EXPECT_EQ(granted->value, 7u);
   EXPECT_TRUE(r.mem.owns_exclusively(1, r.line));
   EXPECT_FALSE(r.mem.line(r.line).holders.contains(0));
-  EXPECT_EQ(r.mem.waiting(), 0u);
-  r.mem.check_all();
+  r.expect_drained();
 }
 
 TEST(Hints, AStoreBehindItsOwnQueuedPrefetchWaitsForItAndHitsOnWhatItBrought) {
@@ -77,8 +81,7 @@ TEST(Hints, AStoreBehindItsOwnQueuedPrefetchWaitsForItAndHitsOnWhatItBrought) {
   ASSERT_EQ(in_issue_order.add_line(0), r.line);
   in_issue_order.access(0, 0, r.line, AccessKind::kStore, 1);
   EXPECT_GE(store.done, in_issue_order.access(t0, 1, r.line, AccessKind::kPrefetchExclusive).done);
-  EXPECT_EQ(r.mem.waiting(), 0u);
-  r.mem.check_all();
+  r.expect_drained();
 }
 
 TEST(Hints, AHintBesideTheCoresOwnQueuedRequestAddsNothing) {
