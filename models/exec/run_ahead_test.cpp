@@ -44,6 +44,17 @@ struct Outcome {
   std::uint64_t events = 0;
 };
 
+// Starts programs on CPUs 0-3, runs them to the end and returns when each finished.
+template <class P>
+std::vector<Picos> run_four(Rig& r, const std::vector<std::unique_ptr<P>>& progs, std::uint64_t& events) {
+  for (CpuId c = 0; c < 4; ++c) r.ex.start(c, *progs[c]);
+  r.ex.run();
+  std::vector<Picos> finished;
+  for (CpuId c = 0; c < 4; ++c) finished.push_back(r.ex.stats(c).finished);
+  events = r.sim.events_run();
+  return finished;
+}
+
 // Four threads on four nodes, each walking its own line at its own pace.
 Outcome walk(Picos run_ahead, bool own) {
   Rig r(coherence::testing::chain(4, ProtocolKind::kDirectory));
@@ -52,11 +63,8 @@ Outcome walk(Picos run_ahead, bool own) {
   std::vector<std::unique_ptr<Walker>> progs;
   for (CpuId c = 0; c < 4; ++c) {
     progs.push_back(std::make_unique<Walker>(r.mem.add_line(static_cast<machine::NodeId>(c)), 50, 3 + c, own, o.asked));
-    r.ex.start(c, *progs.back());
   }
-  r.ex.run();
-  for (CpuId c = 0; c < 4; ++c) o.finished.push_back(r.ex.stats(c).finished);
-  o.events = r.sim.events_run();
+  o.finished = run_four(r, progs, o.events);
   return o;
 }
 
@@ -147,6 +155,61 @@ TEST(RunAhead, LockedAddsOnASharedLineStayAtomic) {
   }
   r.ex.run();
   EXPECT_EQ(r.ex.word(shared), 4u * kAdds);
+}
+
+// Four cores of one socket each do 6 ns of private work in steps of their own size (3, 2, 1 and
+// 0.5 ns), then a locked add on a shared line, so their adds reach the line's home at the same
+// picosecond. Running ahead by less than the shortest request leg (2 ns on this machine), the
+// threads with short steps reach their adds earlier in host order than the others; which add the
+// home takes first must not depend on that: every thread sees the adds' old values and finishes
+// when it does without run-ahead, in fewer events. (With equal arrivals kept in the host's order
+// the grants followed the order the threads got there.)
+struct AddOutcome {
+  std::vector<std::vector<std::uint64_t>> seen;  // per thread, the old value of each of its adds
+  std::vector<Picos> finished;
+  std::uint64_t events = 0;
+};
+
+AddOutcome in_step_adds(Picos run_ahead) {
+  auto spec = coherence::testing::chain(1, ProtocolKind::kDirectory);
+  spec.cores_per_socket = 4;
+  Rig r(spec);
+  r.ex.set_run_ahead(run_ahead);
+  const LineId shared = r.mem.add_line(0);
+  constexpr int kRounds = 20;
+  class InStep : public Program {
+   public:
+    InStep(int steps, LineId shared, std::vector<std::uint64_t>& seen) : steps_(steps), shared_(shared), seen_(seen) {}
+    bool next(std::uint64_t last, Op& out) override {
+      const int per_round = steps_ + 1;
+      if (step_ > 0 && step_ % per_round == 0) seen_.push_back(last);
+      if (step_ >= kRounds * per_round) return false;
+      const bool add = step_++ % per_round == steps_;
+      out = add ? Op::rmw_add(shared_, 1) : Op::compute(from_ns(6.0 / steps_));
+      return true;
+    }
+    bool next_is_own(std::uint64_t) const override { return step_ < kRounds * (steps_ + 1); }
+
+   private:
+    int steps_;
+    LineId shared_;
+    std::vector<std::uint64_t>& seen_;
+    int step_ = 0;
+  };
+  AddOutcome o;
+  o.seen.resize(4);
+  std::vector<std::unique_ptr<InStep>> progs;
+  for (const int steps : {2, 3, 6, 12}) progs.push_back(std::make_unique<InStep>(steps, shared, o.seen[progs.size()]));
+  o.finished = run_four(r, progs, o.events);
+  return o;
+}
+
+TEST(RunAhead, SimultaneousRequestsAreGrantedInTheSameOrderWhenThreadsRunAhead) {
+  const AddOutcome exact = in_step_adds(0);
+  const AddOutcome ahead = in_step_adds(from_ns(2));
+  EXPECT_EQ(ahead.seen, exact.seen);
+  EXPECT_EQ(ahead.finished, exact.finished);
+  EXPECT_LT(ahead.events, exact.events);  // it did run ahead
 }
 
 }  // namespace
