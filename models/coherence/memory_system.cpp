@@ -433,15 +433,19 @@ bool MemorySystem::request(Picos now, CpuId cpu, LineId id, AccessKind kind, std
     return w;
   };
 
+  // A demand access of a core whose own hint waits on the line: it waits for the hint (an
+  // outstanding miss the access merges into), which takes effect first.
+  const AccessKind queued_kind = mine != SIZE_MAX ? (*queue)[mine].kind : kind;
+  const bool behind_hint = is_hint(queued_kind) && queued_kind != kind;
   // A request that became a hit while it waited (it cannot, for now, but a sibling's fill could
-  // make a read local) is served at once and leaves the queue.
+  // make a read local) is served at once and leaves the queue; a hit beside the core's own queued
+  // hint (a load of a line whose upgrade it prefetches) leaves the hint queued.
   if (private_hit(now, c, id, kind, value, out)) {
-    // (A hit beside the core's own queued hint, a load of a line whose upgrade it prefetches, leaves
-    // the hint queued.)
-    if (mine != SIZE_MAX && !(is_hint((*queue)[mine].kind) && (*queue)[mine].kind != kind)) leave_queue();
+    if (mine != SIZE_MAX && !behind_hint) leave_queue();
     return true;
   }
-  const Plan p = plan(c, id, kind);
+  // Behind its own hint, the access is planned as the hint, which is what takes effect at the grant.
+  const Plan p = plan(c, id, queued_kind);
   // A read the domain's shared cache answers is served in the cache's own pipeline and occupies
   // nothing, but in order with the requests for the line that reached it first (the cache slice
   // takes one request per line at a time): behind a queue or a transaction in flight, it waits.
@@ -454,24 +458,20 @@ bool MemorySystem::request(Picos now, CpuId cpu, LineId id, AccessKind kind, std
 
   if (mine != SIZE_MAX) {
     // Asked again at the time head() gave: the access takes effect now if it is still the next the
-    // home takes and nothing (a state change since) made it later. A demand access behind its own
-    // core's hint waits for the hint (an outstanding miss the access merges into), which takes
-    // effect first; the access is then asked anew.
-    const AccessKind queued_kind = (*queue)[mine].kind;
-    const bool behind_hint = is_hint(queued_kind) && queued_kind != kind;
-    const Plan pq = behind_hint ? plan(c, id, queued_kind) : p;
+    // home takes and nothing (a state change since) made it later. Behind its own hint, the hint
+    // takes effect and the access is then asked anew.
     if (mine != next_in_queue(s, *queue)) return false;
-    if (turn_time(s, c, (*queue)[mine], pq) > now) return false;
+    if (turn_time(s, c, (*queue)[mine], p) > now) return false;
     const Waiting w = leave_queue();
-    if (pq.local_read) {
-      out = apply(now, pq.legs.data, w.issued, now - w.arrival, c, id, queued_kind, value, pq);
+    if (p.local_read) {
+      out = apply(now, p.legs.data, w.issued, now - w.arrival, c, id, queued_kind, value, p);
       out.visible = out.done;
     } else {
       const Picos service = agents_.earliest(s.home, home_takes(s, c, w));
       agents_.take(s.home, service);
-      out = apply(now, pq.legs.data, w.issued, service - w.arrival, c, id, queued_kind, value, pq);
+      out = apply(now, p.legs.data, w.issued, service - w.arrival, c, id, queued_kind, value, p);
       out.visible = now;
-      occupy_home(s, service, out.done, pq, is_write(queued_kind));
+      occupy_home(s, service, out.done, p, is_write(queued_kind));
     }
     if (!behind_hint) return true;
     const Source hint_source = out.source;
