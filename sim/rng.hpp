@@ -6,6 +6,16 @@
 
 namespace walksim::sim {
 
+// A stateless 64-bit mix (splitmix64's output for state x): equal inputs give equal outputs,
+// near inputs unrelated ones. For orders that must look arbitrary yet not depend on how the host
+// ran things.
+inline std::uint64_t mix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
 class Rng {
  public:
   explicit Rng(std::uint64_t seed) {
@@ -35,23 +45,14 @@ class Rng {
 
  private:
   static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  // splitmix64: the state advances by the golden-ratio step and each output is its mix.
   static std::uint64_t splitmix(std::uint64_t& x) {
-    std::uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    const std::uint64_t z = mix64(x);
+    x += 0x9e3779b97f4a7c15ULL;
+    return z;
   }
 
   std::uint64_t state_[4];
 };
-
-// A stateless 64-bit mix (splitmix64's finalizer): equal inputs give equal outputs, near inputs
-// unrelated ones. For orders that must look arbitrary yet not depend on how the host ran things.
-inline std::uint64_t mix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 }  // namespace walksim::sim
