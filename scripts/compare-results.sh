@@ -10,16 +10,21 @@
 #                                                 # also keep the new results (else a temporary
 #                                                 # directory); then scripts/rows-moved.py /tmp/ref
 #                                                 # /tmp/new lists the rows a model change moved
+#   scripts/compare-results.sh --run-args "--run-ahead off" /tmp/ref
+#                                                 # every run with these options of `walksim run`
+#                                                 # (here: stepped, against the default run-ahead)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 save=false
 ignore=""
 keep=""
+run_args=()
 while [[ "${1:-}" == --* ]]; do
   case "$1" in
     --save) save=true; shift ;;
     --ignore) ignore="${2:?--ignore needs KEY[,KEY...]}"; shift 2 ;;
     --keep) keep="${2:?--keep needs a directory}"; shift 2 ;;
+    --run-args) read -r -a run_args <<< "${2:?--run-args needs the options}"; shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -43,7 +48,7 @@ for e in experiments/*.yaml experiments/validation/*.yaml experiments/validation
   # A directory walksim wrote is replaced by it (its .walksim-results marker); with --keep nothing
   # else is removed, so a foreign directory of an experiment's name makes that run fail.
   if $save; then dir="$ref/$n"; rm -rf "$dir"; fi
-  if ! ./build/walksim run -q "$e" -o "$dir" >/dev/null; then
+  if ! ./build/walksim run -q ${run_args[@]+"${run_args[@]}"} "$e" -o "$dir" >/dev/null; then
     echo "FAILED to run $e"
     status=1
     continue

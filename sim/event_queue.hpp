@@ -1,6 +1,9 @@
-// The pending-event set: a binary min-heap ordered by (time, sequence). The sequence number makes
-// ties deterministic (first scheduled, first run) whatever the heap's internal order: (time, seq)
-// is a total order, so the order events come out in does not depend on the heap's shape.
+// The pending-event set: a binary min-heap ordered by (time, rank). An event's rank is its
+// sequence number unless its scheduler gives one (push_ranked): ties are then first scheduled,
+// first run, whatever the heap's internal order, since (time, seq) is a total order. A scheduler
+// whose ties must not depend on the order it scheduled them in (the executor: a thread running
+// ahead schedules in another order than one stepping) ranks its events by what they are; two
+// events of one time and one given rank come out in an order the heap's history decides.
 //
 // A simulation of N threads keeps about N events pending and replaces the earliest per step, so
 // pop is the hot operation. It moves the hole left by the root down to a leaf along the smaller
@@ -20,7 +23,7 @@ class EventHandler;
 
 struct Event {
   Picos time;
-  std::uint64_t seq;
+  std::uint64_t rank;  // ties of time: the lower first (the sequence number unless given)
   EventHandler* handler;
   std::uint64_t tag;  // meaning is private to the handler
 };
@@ -31,9 +34,12 @@ class EventQueue {
   std::size_t size() const { return heap_.size(); }
   const Event& top() const { return heap_.front(); }
   Picos next_time() const { return heap_.empty() ? kNever : heap_.front().time; }
+  // The earliest event's rank (meaningful only when the queue is not empty).
+  std::uint64_t next_rank() const { return heap_.front().rank; }
 
-  void push(Picos time, EventHandler* handler, std::uint64_t tag) {
-    heap_.push_back(Event{time, next_seq_++, handler, tag});
+  void push(Picos time, EventHandler* handler, std::uint64_t tag) { push_ranked(time, next_seq_++, handler, tag); }
+  void push_ranked(Picos time, std::uint64_t rank, EventHandler* handler, std::uint64_t tag) {
+    heap_.push_back(Event{time, rank, handler, tag});
     sift_up(heap_.size() - 1, heap_.back());
   }
 
@@ -61,9 +67,9 @@ class EventQueue {
   }
 
  private:
-  __extension__ typedef unsigned __int128 Key;  // GCC/Clang extension: one compare for (time, seq)
+  __extension__ typedef unsigned __int128 Key;  // GCC/Clang extension: one compare for (time, rank)
   // Times are never negative (the simulation starts at 0 and never schedules in the past).
-  static Key key(const Event& e) { return (Key{static_cast<std::uint64_t>(e.time)} << 64) | e.seq; }
+  static Key key(const Event& e) { return (Key{static_cast<std::uint64_t>(e.time)} << 64) | e.rank; }
 
   void sift_up(std::size_t i, const Event e) {
     const Key k = key(e);

@@ -46,7 +46,7 @@ TEST(EventQueue, RandomPushesComeOutSorted) {
   Event prev = q.pop();
   while (!q.empty()) {
     Event e = q.pop();
-    ASSERT_TRUE(prev.time < e.time || (prev.time == e.time && prev.seq < e.seq));
+    ASSERT_TRUE(prev.time < e.time || (prev.time == e.time && prev.rank < e.rank));
     prev = e;
   }
 }
@@ -115,6 +115,30 @@ TEST(EventQueue, FarAndNearTimesAndNextTimeBetweenPushesKeepTheOrder) {
     }
   }
   EXPECT_EQ(q.size(), pending.size());
+}
+
+// Ranked events (the executor's): ties of time come out by rank whatever order they were pushed in,
+// and among plain events of the same time as first scheduled, first run.
+TEST(EventQueue, RankedEventsOfOneTimeRunByRankWhateverOrderTheyWereScheduledIn) {
+  const std::vector<std::uint64_t> ranks{40, 7, 93, 12, 65, 3, 88, 21};
+  std::vector<std::size_t> order(ranks.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  Rng rng(3);
+  for (int trial = 0; trial < 20; ++trial) {
+    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
+    EventQueue q;
+    for (std::size_t i : order) {
+      q.push_ranked(100, ranks[i], nullptr, ranks[i]);
+      q.push_ranked(50 + static_cast<Picos>(i), ranks[i], nullptr, 1000 + i);  // earlier times first
+    }
+    for (std::size_t i = 0; i < ranks.size(); ++i) EXPECT_EQ(q.pop().tag, 1000 + i);
+    std::vector<std::uint64_t> sorted = ranks;
+    std::sort(sorted.begin(), sorted.end());
+    for (std::uint64_t r : sorted) {
+      EXPECT_EQ(q.next_rank(), r);
+      EXPECT_EQ(q.pop().tag, r);
+    }
+  }
 }
 
 }  // namespace

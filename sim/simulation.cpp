@@ -7,6 +7,16 @@
 namespace walksim::sim {
 
 void Simulation::schedule(Picos at, EventHandler* handler, std::uint64_t tag) {
+  check_time(at);
+  queue_.push(at, handler, tag);
+}
+
+void Simulation::schedule_ranked(Picos at, std::uint64_t rank, EventHandler* handler, std::uint64_t tag) {
+  check_time(at);
+  queue_.push_ranked(at, rank, handler, tag);
+}
+
+void Simulation::check_time(Picos at) const {
   if (at < now_) {
     // A negative time is not a logic error of the model but a sum that wrapped (the executor
     // checks its own additions; this catches any other caller): report it as bad input.
@@ -18,7 +28,6 @@ void Simulation::schedule(Picos at, EventHandler* handler, std::uint64_t tag) {
     throw std::logic_error("event scheduled in the past: " + std::to_string(at) + " ps < now " + std::to_string(now_) +
                            " ps");
   }
-  queue_.push(at, handler, tag);
 }
 
 bool Simulation::step() {

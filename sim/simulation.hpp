@@ -31,10 +31,15 @@ class Simulation {
   // Schedules handler->on_event(tag) at time `at`; at < now() is a programming error
   // (std::logic_error), except a negative `at`, an overflowed sum (std::runtime_error).
   void schedule(Picos at, EventHandler* handler, std::uint64_t tag);
+  // The same with the event's rank among events of its time given (EventQueue::push_ranked): the
+  // lower runs first, whatever order they were scheduled in.
+  void schedule_ranked(Picos at, std::uint64_t rank, EventHandler* handler, std::uint64_t tag);
   Picos next_event_time() const { return queue_.next_time(); }
+  // The next event's rank among those of its time (only when one is pending).
+  std::uint64_t next_event_rank() const { return queue_.next_rank(); }
   bool idle() const { return queue_.empty(); }
 
-  // Runs events in (time, sequence) order until none is left, the next is later than `until`,
+  // Runs events in (time, rank) order until none is left, the next is later than `until`,
   // or stop() was called. Returns the number of events run.
   std::uint64_t run(Picos until = kNever);
   // Runs exactly one event if there is one; false when the queue is empty.
@@ -44,6 +49,8 @@ class Simulation {
   std::uint64_t events_run() const { return events_run_; }
 
  private:
+  void check_time(Picos at) const;
+
   EventQueue queue_;
   Rng rng_;
   Picos now_ = 0;

@@ -38,20 +38,35 @@ std::uint64_t tag_of(CpuId cpu, bool drain, std::uint32_t gen) {
   return std::uint64_t{cpu} | (drain ? kDrainBit : 0) | (std::uint64_t{gen} << 33);
 }
 std::uint64_t hint_tag(LineId line) { return kHintCpu | (std::uint64_t{line} << 32); }
+
+// Events of one picosecond run in an order drawn from what they are (the CPU and whether it is a
+// thread's turn or its drain, or a hint's line) and the time, not in the order they were
+// scheduled: a thread that runs ahead schedules its events in another host order than one that
+// steps, and the two must run the same simulation. The low 35 bits are the event's identity (no
+// two kinds of event share a rank), the high ones a hash of identity and time, so that no CPU
+// goes first at every tie.
+constexpr unsigned kIdentityBits = 35;
+std::uint64_t rank_of(Picos at, std::uint64_t identity) {
+  return (sim::mix64(static_cast<std::uint64_t>(at) ^ (identity * 0x9e3779b97f4a7c15ull)) << kIdentityBits) | identity;
+}
+std::uint64_t thread_rank(Picos at, CpuId cpu, bool drain) {
+  return rank_of(at, (std::uint64_t{cpu} << 1) | (drain ? 1 : 0));
+}
+std::uint64_t hint_rank(Picos at, LineId line) { return rank_of(at, (std::uint64_t{1} << 34) | line); }
 }  // namespace
 
 void Executor::schedule_run(CpuId cpu, Picos at) {
   Thread& t = threads_[cpu];
   ++t.run_gen;
   t.run_announced = at;
-  sim_.schedule(at, this, tag_of(cpu, false, t.run_gen));
+  sim_.schedule_ranked(at, thread_rank(at, cpu, false), this, tag_of(cpu, false, t.run_gen));
 }
 
 void Executor::schedule_drain(CpuId cpu, Picos at) {
   Thread& t = threads_[cpu];
   ++t.drain_gen;
   t.drain_announced = at;
-  sim_.schedule(at, this, tag_of(cpu, true, t.drain_gen));
+  sim_.schedule_ranked(at, thread_rank(at, cpu, true), this, tag_of(cpu, true, t.drain_gen));
 }
 
 void Executor::announce(LineId line) {
@@ -65,7 +80,7 @@ void Executor::announce(LineId line) {
     if (h.drain_announced != at) schedule_drain(g->cpu, at);
   } else if (coherence::is_hint(g->kind)) {
     // Nobody waits for a hint: it is granted by an event of its own (grant_hint).
-    sim_.schedule(at, this, hint_tag(line));
+    sim_.schedule_ranked(at, hint_rank(at, line), this, hint_tag(line));
   } else {
     throw std::logic_error("line " + std::to_string(line) + " has a queued request of CPU " + std::to_string(g->cpu) +
                            " that no thread or store buffer waits for");
@@ -175,9 +190,10 @@ void Executor::run_thread(CpuId cpu) {
   t.clock = std::max(t.clock, sim_.now());
   if (t.state == State::kAwaitGrant || t.state == State::kAwaitDrain) t.state = State::kRunnable;
   while (true) {
-    // Run ahead only while no other event could come first (ties go to the running thread), or,
-    // with the opt-in run-ahead, over operations of its own.
-    if (t.clock > sim_.next_event_time() && !may_run_ahead(cpu, t)) {
+    // Run on only while no other event comes first (at a tie, the one of lower rank: the thread
+    // goes on as if its turn were an event), or, with the opt-in run-ahead, over operations of
+    // its own.
+    if (!before_next_event(cpu, t.clock) && !may_run_ahead(cpu, t)) {
       schedule_run(cpu, t.clock);
       return;
     }
@@ -200,6 +216,16 @@ void Executor::run_thread(CpuId cpu) {
     }
     if (!execute(cpu, t, op)) return;
   }
+}
+
+Picos Executor::exact_window() const { return std::max<Picos>(mem_.machine().miss_departure() - 1, 0); }
+
+bool Executor::before_next_event(CpuId cpu, Picos at) const {
+  const Picos next = sim_.next_event_time();
+  if (at != next) return at < next;
+  // The floor (no timing) has every thread at one time: its order does not matter, and a thread
+  // that goes on is cheapest.
+  return mem_.floor_mode() || sim_.idle() || thread_rank(at, cpu, false) <= sim_.next_event_rank();
 }
 
 bool Executor::may_run_ahead(CpuId cpu, Thread& t) {

@@ -3,6 +3,7 @@
 // private work cost no queue traffic); anything later is handed back to the event queue.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -46,17 +47,28 @@ class Executor final : public sim::EventHandler {
   // does too, each of them runs its private work and cache hits at the machine's smt_throughput
   // (a static rule: docs/model.md, "SMT").
   void start(CpuId cpu, Program& program, Picos at = 0);
-  // Opt-in approximation (0, the default: off; set before the first start()): a thread whose clock
-  // is past the next pending event by at most `window` goes on without yielding while its next
-  // operation is its own (Program::next_is_own) and touches nothing another core holds: private
-  // work, a fence, a load that hits in its private caches (or a spin-wait it ends at once), a store
-  // to a line its core owns exclusively, all with an empty store buffer. Locked operations are
-  // never run ahead over: on a contended line they are what a run measures (at 50 ns, a thread
-  // that kept an owned line over its cmpxchgs made SSYNC's 2-thread CAS +27%). Such an operation may then take
-  // effect up to `window` before an access of another core that was issued earlier, so results
-  // differ from the exact run (docs/performance.md, "Run-ahead"); no run ahead on a core whose
-  // SMT siblings run programs (they share its caches), nor in the generation floor.
-  void set_run_ahead(Picos window) { run_ahead_ = window; }
+  // Run-ahead (set before the first start()): a thread whose clock is past the next pending event
+  // by at most a window goes on without yielding while its next operation is its own
+  // (Program::next_is_own) and touches nothing another core holds: private work, a fence, a load
+  // that hits in its private caches (or a spin-wait it ends at once), a store to a line its core
+  // owns exclusively, all with an empty store buffer. Locked operations are never run ahead over:
+  // on a contended line they are what a run measures (at 50 ns, a thread that kept an owned line
+  // over its cmpxchgs made SSYNC's 2-thread CAS +27%). No run ahead on a core whose SMT siblings run
+  // programs (they share its caches), nor in the generation floor.
+  //   kRunAheadExact (the default): the window is the machine's shortest request leg less 1 ps
+  // (Machine::miss_departure: no access another core issues at or after the next event takes
+  // effect earlier), and events of one time run by rank, not by the order they were scheduled in,
+  // so the run is the step-by-step one, operation for operation (docs/performance.md, "Twentieth
+  // step"). kRunAheadOff: step by step. A longer window is an approximation: an operation may
+  // then take effect up to `window` before an access of another core that was issued earlier
+  // (docs/performance.md, "Run-ahead").
+  static constexpr Picos kRunAheadExact = 0;
+  static constexpr Picos kRunAheadOff = -1;
+  void set_run_ahead(Picos window) {
+    run_ahead_ = window == kRunAheadExact ? exact_window() : std::max<Picos>(window, 0);
+  }
+  // The longest window that keeps a run exact on this machine.
+  Picos exact_window() const;
   // Cores with more than one CPU that hosted a program (the SMT-shared cores of the run).
   std::uint32_t smt_cores() const;
   // Runs the simulation until every program finished. Throws std::logic_error if threads are
@@ -145,6 +157,9 @@ class Executor final : public sim::EventHandler {
   [[noreturn]] static void throw_time_overflow(CpuId cpu);
 
   void run_thread(CpuId cpu);
+  // Whether a thread at `at` goes before every pending event: earlier, or at its time with a lower
+  // rank than the event (as if its turn were an event of its own).
+  bool before_next_event(CpuId cpu, Picos at) const;
   // Run-ahead (set_run_ahead): whether `t`, past the next event, may go on with its next operation
   // (made now, into t.pending, if the program can make it without shared state).
   bool may_run_ahead(CpuId cpu, Thread& t);
@@ -201,7 +216,7 @@ class Executor final : public sim::EventHandler {
   std::unordered_map<LineId, std::vector<CpuId>> watchers_;
   std::vector<std::uint8_t> watched_;
   std::uint32_t parked_ = 0;
-  Picos run_ahead_ = 0;  // set_run_ahead
+  Picos run_ahead_ = 0;  // the window in use (set_run_ahead; 0: step by step)
 };
 
 }  // namespace walksim::exec

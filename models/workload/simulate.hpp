@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "models/exec/executor.hpp"
 #include "models/kernel/kernel_spec.hpp"
 #include "models/machine/machine.hpp"
 #include "models/workload/workload.hpp"
@@ -29,9 +30,9 @@ struct RunSpec {
   bool check = false;          // coherence invariants after every access (slow)
   std::size_t hot_lines = 10;  // how many of the hottest lines to report
   bool floor = false;          // generation floor: no timing or coherence (walksim bench)
-  // Opt-in run-ahead window (0: exact, the default): an approximation that trades exactness for
-  // host time (exec::Executor::set_run_ahead).
-  Picos run_ahead = 0;
+  // Run-ahead (exec::Executor::set_run_ahead): kRunAheadExact (0, the default) runs ahead within
+  // the machine's exact window, kRunAheadOff (-1) steps, a longer window is an approximation.
+  Picos run_ahead = exec::Executor::kRunAheadExact;
   // Set from another thread (Ctrl-C) to stop the run at its next system call (RunCancelled).
   const std::atomic<bool>* cancel = nullptr;
   // Fewer measured operations in a process than this is an error (TooFewOps); experiments ask

@@ -27,8 +27,8 @@ struct RunArgs {
   RunControl control;
   kernel::KernelOptions options;
   std::uint64_t seed = 1;
-  bool check = false;        // coherence invariants after every access
-  sim::Picos run_ahead = 0;  // the executor's opt-in run-ahead
+  bool check = false;                                     // coherence invariants after every access
+  sim::Picos run_ahead = exec::Executor::kRunAheadExact;  // RunSpec::run_ahead
 };
 
 inline RunResult run(const RunArgs& a, Workload& w) {

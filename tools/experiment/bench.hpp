@@ -34,8 +34,8 @@ struct BenchResult {
 std::vector<std::string> bench_scenarios();
 // Each scenario and its floor are timed `repeat` times (each in its own child); the fastest of
 // each is kept.
-// `run_ahead` > 0 times the simulations with the executor's opt-in run-ahead (an approximation:
-// exec::Executor::set_run_ahead); the floor is the same either way.
+// `run_ahead` as RunSpec's: 0 within the machine's exact window (the default), -1 stepped, > 0 an
+// approximate window (exec::Executor::set_run_ahead); the floor is the same either way.
 std::vector<BenchResult> run_bench(const std::string& config_root, const std::vector<std::string>& only,
                                    unsigned repeat = 1, sim::Picos run_ahead = 0);
 nlohmann::json bench_json(const std::vector<BenchResult>& r);

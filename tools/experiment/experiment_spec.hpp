@@ -72,8 +72,9 @@ struct ExperimentSpec {
   std::uint64_t extrapolate_ops = 0;  // report times for this many ops per process (steady state)
   std::size_t hot_lines = 10;
   bool check = false;  // coherence invariants after every access (--check)
-  // The executor's opt-in run-ahead window (--run-ahead; 0: exact). Not an experiment file's key:
-  // an approximation is asked for on the command line, for one run, and said in its outputs.
+  // The executor's run-ahead (--run-ahead; 0: within the machine's exact window, -1: stepped,
+  // > 0: an approximate window; exec::Executor::set_run_ahead). Not an experiment file's key: an
+  // approximation is asked for on the command line, for one run, and said in its outputs.
   sim::Picos run_ahead = 0;
   std::optional<Calibration> calibrate;
   std::vector<PublishedPoint> published;

@@ -136,6 +136,7 @@ ValidationReport run_validation(const std::vector<std::string>& files, const std
     const auto& f = files[i];
     ExperimentSpec spec = load_experiment(f, config_root);
     spec.file = relative(f, base);
+    if (run_ahead < 0) spec.run_ahead = run_ahead;  // "off": the exact figures, stepped
     const Progress each = prefixed(progress, fmt::format("{} ({}/{})", spec.name, i + 1, files.size()));
     rep.experiments.push_back(run_experiment(spec, config_root, jobs, each, cancel));
     const auto& res = rep.experiments.back();

@@ -80,6 +80,7 @@ struct ValidationReport {
 // many percent, and each row says how far its prediction moved (Sensitivity). `run_ahead` > 0: each
 // experiment also runs with the executor's run-ahead of that window, and each row gives the
 // approximate prediction beside the exact one (Approximation); pass and fail stay the exact model's.
+// `run_ahead` < 0 (Executor::kRunAheadOff): the exact figures are stepped without running ahead.
 ValidationReport run_validation(const std::vector<std::string>& files, const std::string& config_root, unsigned jobs,
                                 const std::string& base = "", std::atomic<bool>* cancel = nullptr,
                                 const Progress& progress = {}, double sensitivity_pct = 0, sim::Picos run_ahead = 0);

@@ -1,5 +1,6 @@
-// `--run-ahead WINDOW`, shared by run, validate and bench: the executor's opt-in run-ahead
-// (exec::Executor::set_run_ahead), an approximation that is off unless asked for.
+// `--run-ahead WINDOW|off`, shared by run, validate and bench: the executor's run-ahead
+// (exec::Executor::set_run_ahead). Left out, a run is exact (it runs ahead only within the
+// machine's exact window); a window is an approximation; "off" steps without running ahead.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -13,10 +14,11 @@ namespace walksim::cli {
 // machine, and nothing is gained (docs/performance.md, "Run-ahead").
 inline constexpr sim::Picos kMaxRunAhead = 1'000'000;  // 1 us
 
-// Adds the option to `cmd`, its text kept in `text` and checked at parse time (a time with its unit,
-// more than 0 and at most kMaxRunAhead).
+// Adds the option to `cmd`, its text kept in `text` and checked at parse time ("off", or a time with
+// its unit, more than 0 and at most kMaxRunAhead).
 CLI::Option* add_run_ahead_option(CLI::App* cmd, std::string& text);
-// The window the option's text gives (0 when the option was not given).
+// The window the option's text gives: Executor::kRunAheadExact when the option was not given,
+// kRunAheadOff for "off".
 sim::Picos run_ahead_window(const std::string& text);
 
 }  // namespace walksim::cli

@@ -51,7 +51,8 @@ void add_validate_command(CLI::App& app, const GlobalOptions& global) {
   add_run_ahead_option(cmd, o->run_ahead)
       ->description(
           "Also run every experiment with the opt-in run-ahead of this window (e.g. 20ns) and give each figure's "
-          "approximate prediction beside the exact one (twice the run time; pass, fail and --strict stay exact)");
+          "approximate prediction beside the exact one (twice the run time; pass, fail and --strict stay exact); "
+          "'off': step the exact run without running ahead (the same figures, slower)");
   cmd->callback([o, &global] {
     ignore_sigpipe();
     if (!o->doc.empty() && !o->write_doc) {
