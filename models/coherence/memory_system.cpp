@@ -518,10 +518,22 @@ bool MemorySystem::owns_exclusively(CpuId cpu, LineId id) const {
          (s.owner_state == OwnerState::kExclusive || s.owner_state == OwnerState::kModified);
 }
 
-bool MemorySystem::hits_privately(CpuId cpu, LineId id, bool write) const {
+bool MemorySystem::hits_privately(Picos at, CpuId cpu, LineId id, bool write) const {
   const LineState& s = lines_[id];
   if (s.has_waiters) return false;
-  return write ? owns_exclusively(cpu, id) : s.holders.contains(m_.core_of(cpu));
+  // A hit on data still in flight for the core's own transaction waits for it, as long as no other
+  // core's transaction took the line's timing over since (private_hit): timing that an access of
+  // another core issued earlier changes.
+  const CoreId c = m_.core_of(cpu);
+  if (s.pending_core == static_cast<std::int32_t>(c) && s.busy_until > at) return false;
+  if (!write) return s.holders.contains(c);
+  // A shared cache that does not track its cores' copies answers a sibling's read out of its own
+  // copy at the read's issue, without asking the owner (plan_in_domain): a store run ahead of that
+  // read's turn would be what it reads. Not a private hit for run-ahead, then.
+  if (!tracks_core_copies_ && !llc_.empty() && s.llc.contains(dom(c))) return false;
+  // A store to an Exclusive line makes it Modified, which another core's request plans for at its
+  // issue (a dirty line comes from the owner, a clean one from the home): only a Modified line's.
+  return s.holders.contains(c) && s.owner == static_cast<std::int32_t>(c) && s.owner_state == OwnerState::kModified;
 }
 
 bool MemorySystem::served_at_once(Picos now, CpuId cpu, LineId id, AccessKind kind) {

@@ -120,9 +120,10 @@ class MemorySystem {
   // True when `cpu`'s core holds `line` exclusively (E or M): a store to it is a private hit.
   bool owns_exclusively(CpuId cpu, LineId line) const;
   // True when a load (`write` false) or a store (`write` true) of `cpu` on
-  // `line` would be a private hit that no queued request stands before: it changes no other
-  // core's copy and the line's timing state (the executor's run-ahead asks this).
-  bool hits_privately(CpuId cpu, LineId line, bool write) const;
+  // `line` at `at` would be a private hit that no queued request stands before: it changes no other
+  // core's copy and the line's timing state, and no read of a sibling core takes its value from
+  // elsewhere at its issue (the executor's run-ahead asks this).
+  bool hits_privately(Picos at, CpuId cpu, LineId line, bool write) const;
   // A hint (prefetch, prefetchw, the store buffer's ownership prefetch): the core does not wait for
   // it. Like a demand request it takes effect at its grant, not at issue (a hit or a read its own
   // domain serves is served at once: true, with `out` filled). Otherwise it joins the line's queue

@@ -67,6 +67,37 @@ void Executor::schedule_drain(CpuId cpu, Picos at) {
   ++t.drain_gen;
   t.drain_announced = at;
   sim_.schedule_ranked(at, thread_rank(at, cpu, true), this, tag_of(cpu, true, t.drain_gen));
+  note_grant({at, cpu, t.drain_gen, PendingGrant::kDrain, kNoLine});
+}
+
+// A grant takes effect on more than its line: the line it fills into a shared cache may evict
+// another there, and an inclusive cache takes its victim from its cores too; a probe filter that
+// runs out of entries does the same. So a thread runs ahead only to before the earliest grant
+// scheduled (one scheduled later is a request leg away at least).
+void Executor::note_grant(const PendingGrant& g) {
+  if (run_ahead_ == 0) return;
+  grants_.push_back(g);
+  std::push_heap(grants_.begin(), grants_.end(), PendingGrant::Later{});
+}
+
+Picos Executor::earliest_grant() {
+  const Picos now = sim_.now();
+  while (!grants_.empty()) {
+    const PendingGrant& g = grants_.front();
+    bool pending = g.at >= now;
+    if (pending && g.kind == PendingGrant::kRun) {
+      pending = threads_[g.cpu].run_gen == g.gen && threads_[g.cpu].run_announced == g.at;
+    } else if (pending && g.kind == PendingGrant::kDrain) {
+      pending = threads_[g.cpu].drain_gen == g.gen && threads_[g.cpu].drain_announced == g.at;
+    } else if (pending) {
+      const auto head = mem_.head(g.line);
+      pending = head && coherence::is_hint(head->kind);
+    }
+    if (pending) return g.at;
+    std::pop_heap(grants_.begin(), grants_.end(), PendingGrant::Later{});
+    grants_.pop_back();
+  }
+  return sim::kNever;
 }
 
 void Executor::announce(LineId line) {
@@ -75,12 +106,16 @@ void Executor::announce(LineId line) {
   Thread& h = threads_[g->cpu];
   const Picos at = std::max(g->at, sim_.now());
   if (h.state == State::kAwaitGrant && h.waiting_line == line) {
-    if (h.run_announced != at) schedule_run(g->cpu, at);
+    if (h.run_announced != at) {
+      schedule_run(g->cpu, at);
+      note_grant({at, g->cpu, h.run_gen, PendingGrant::kRun, kNoLine});
+    }
   } else if (!h.store_buffer.empty() && h.store_buffer.front().line == line) {
     if (h.drain_announced != at) schedule_drain(g->cpu, at);
   } else if (coherence::is_hint(g->kind)) {
     // Nobody waits for a hint: it is granted by an event of its own (grant_hint).
     sim_.schedule_ranked(at, hint_rank(at, line), this, hint_tag(line));
+    note_grant({at, g->cpu, 0, PendingGrant::kHint, line});
   } else {
     throw std::logic_error("line " + std::to_string(line) + " has a queued request of CPU " + std::to_string(g->cpu) +
                            " that no thread or store buffer waits for");
@@ -229,7 +264,8 @@ bool Executor::before_next_event(CpuId cpu, Picos at) const {
 }
 
 bool Executor::may_run_ahead(CpuId cpu, Thread& t) {
-  if (!t.runs_ahead || t.finishing || !t.store_buffer.empty() || t.clock - sim_.next_event_time() > run_ahead_) {
+  if (!t.runs_ahead || t.finishing || !t.store_buffer.empty() || t.clock - sim_.next_event_time() > run_ahead_ ||
+      t.clock >= earliest_grant()) {
     return false;
   }
   if (!t.has_pending) {
@@ -251,13 +287,13 @@ bool Executor::is_own_access(CpuId cpu, const Thread& t, const Op& op) const {
     case OpKind::kFence:
       return true;  // the store buffer is empty: nothing to wait for
     case OpKind::kLoad:
-      return mem_.hits_privately(cpu, op.line, false);
+      return mem_.hits_privately(t.clock, cpu, op.line, false);
     case OpKind::kStore:
       // Performed at once (not buffered behind an older store's miss still in flight).
-      return mem_.hits_privately(cpu, op.line, true) && store_order_start(t, cpu, op.line) <= t.clock;
+      return mem_.hits_privately(t.clock, cpu, op.line, true) && store_order_start(t, cpu, op.line) <= t.clock;
     case OpKind::kSpinUntil:
       // A wait that will not park: a hit whose value already ends it (a seqcount that is even).
-      return mem_.hits_privately(cpu, op.line, false) &&
+      return mem_.hits_privately(t.clock, cpu, op.line, false) &&
              ((op.word == kLineWord ? word(op.line) : named_word(op.word)) & op.mask) == op.expect;
     default:
       return false;  // prefetches (served in the order of issue), sleeps

@@ -217,6 +217,23 @@ class Executor final : public sim::EventHandler {
   std::vector<std::uint8_t> watched_;
   std::uint32_t parked_ = 0;
   Picos run_ahead_ = 0;  // the window in use (set_run_ahead; 0: step by step)
+  // The grants scheduled (a waiting access's turn, a drain, a hint), earliest first, for run-ahead
+  // (kept only with it; entries of grants that ran or were superseded are dropped when met).
+  struct PendingGrant {
+    enum Kind : std::uint8_t { kRun, kDrain, kHint };
+    Picos at;
+    CpuId cpu;
+    std::uint32_t gen;
+    Kind kind;
+    LineId line;
+    struct Later {
+      bool operator()(const PendingGrant& a, const PendingGrant& b) const { return a.at > b.at; }
+    };
+  };
+  std::vector<PendingGrant> grants_;
+  void note_grant(const PendingGrant& g);
+  // The earliest grant still pending (kNever if none).
+  Picos earliest_grant();
 };
 
 }  // namespace walksim::exec

@@ -145,6 +145,25 @@ TEST(ExactRunAhead, ThirtyTwoProcessesOnOneByteLockAreTheSteppedRun) {
   expect_same_run(run(kOff), run(kExact));
 }
 
+// A kbuild mix on Nehalem-EP: the kernel's prefetches of lines its L3 holds put the data in flight
+// for the core, and a hit on it waits until it arrives unless another core's transaction on the
+// line took its timing over first (MemorySystem::private_hit). A thread that ran ahead of that
+// transaction waited where the stepped run did not.
+TEST(ExactRunAhead, HitsOnDataStillInFlightAreTheSteppedRun) {
+  auto run = [](sim::Picos run_ahead) {
+    auto w = testing::make(kKbuildKind, "");
+    RunArgs a;
+    a.machine = "nehalem-ep-2s8c";
+    a.kernel = "linux-2.6.38";
+    a.threads = 8;
+    a.control.ops_per_process = 30;
+    a.control.warmup_ops = 5;
+    a.run_ahead = run_ahead;
+    return testing::run(a, *w);
+  };
+  expect_same_run(run(kOff), run(kExact));
+}
+
 // A core whose SMT sibling also runs a process shares its caches: no run-ahead there, so a run of
 // one process per hardware thread on an SMT machine is the exact run.
 TEST(RunAhead, ThreadsSharingACoreDoNotRunAhead) {
