@@ -108,41 +108,42 @@ TEST(ExactRunAhead, AContendedRefWalkDbenchIsTheSteppedRun) {
   expect_same_run(dbench(kOff, false), dbench(kExact, false));
 }
 
+// A workload of `kind` with `params`, on `a`'s machine, kernel, threads and run, stepped and run
+// ahead within the exact window: the same run.
+void expect_exact(const WorkloadKind& kind, const std::string& params, RunArgs a) {
+  auto stepped = testing::make(kind, params);
+  a.run_ahead = kOff;
+  const RunResult s = testing::run(a, *stepped);
+  auto ahead = testing::make(kind, params);
+  a.run_ahead = kExact;
+  expect_same_run(s, testing::run(a, *ahead));
+}
+
+RunArgs args(const std::string& machine, const std::string& kernel, std::uint32_t threads, std::uint64_t ops,
+             std::uint64_t warmup) {
+  RunArgs a;
+  a.machine = machine;
+  a.kernel = kernel;
+  a.threads = threads;
+  a.control.ops_per_process = ops;
+  a.control.warmup_ops = warmup;
+  return a;
+}
+
 // 512 MCS locks picked at random (SSYNC Fig. 7): the locks' per-CPU node lines are made at each
 // lock's first acquisition, so their line ids (and cache sets) follow the order threads first
 // reach a lock. With events of one time run in the order they were scheduled, a thread that ran
 // ahead reached a lock at the same picosecond as another in the other order, and this figure moved.
 TEST(ExactRunAhead, ManyMcsLocksMadeOnFirstUseAreTheSteppedRun) {
-  auto run = [](sim::Picos run_ahead) {
-    auto w = testing::make(kLockLoopKind,
-                           "{lock: mcs, locks_per_line: 2, think_time: auto, hold_time: 0ns, protected_lines: 1, "
-                           "locks: 512}");
-    RunArgs a;
-    a.machine = "opteron-6172-4p";
-    a.threads = 12;
-    a.control.ops_per_process = 1500;
-    a.control.warmup_ops = 500;
-    a.run_ahead = run_ahead;
-    return testing::run(a, *w);
-  };
-  expect_same_run(run(kOff), run(kExact));
+  expect_exact(kLockLoopKind,
+               "{lock: mcs, locks_per_line: 2, think_time: auto, hold_time: 0ns, protected_lines: 1, locks: 512}",
+               args("opteron-6172-4p", "linux-2.6.35", 12, 1500, 500));
 }
 
 // 32 processes opening files on one mount with 2.6.20's byte locks (lock decb and spin): the
 // locked operations of many CPUs reach the lock's line at the same picosecond.
 TEST(ExactRunAhead, ThirtyTwoProcessesOnOneByteLockAreTheSteppedRun) {
-  auto run = [](sim::Picos run_ahead) {
-    auto w = testing::make(kOpenbenchKind, "");
-    RunArgs a;
-    a.machine = "x86-32way-2007";
-    a.kernel = "linux-2.6.20";
-    a.threads = 32;
-    a.control.ops_per_process = 20;
-    a.control.warmup_ops = 5;
-    a.run_ahead = run_ahead;
-    return testing::run(a, *w);
-  };
-  expect_same_run(run(kOff), run(kExact));
+  expect_exact(kOpenbenchKind, "", args("x86-32way-2007", "linux-2.6.20", 32, 20, 5));
 }
 
 // A kbuild mix on Nehalem-EP: the kernel's prefetches of lines its L3 holds put the data in flight
@@ -150,18 +151,7 @@ TEST(ExactRunAhead, ThirtyTwoProcessesOnOneByteLockAreTheSteppedRun) {
 // line took its timing over first (MemorySystem::private_hit). A thread that ran ahead of that
 // transaction waited where the stepped run did not.
 TEST(ExactRunAhead, HitsOnDataStillInFlightAreTheSteppedRun) {
-  auto run = [](sim::Picos run_ahead) {
-    auto w = testing::make(kKbuildKind, "");
-    RunArgs a;
-    a.machine = "nehalem-ep-2s8c";
-    a.kernel = "linux-2.6.38";
-    a.threads = 8;
-    a.control.ops_per_process = 30;
-    a.control.warmup_ops = 5;
-    a.run_ahead = run_ahead;
-    return testing::run(a, *w);
-  };
-  expect_same_run(run(kOff), run(kExact));
+  expect_exact(kKbuildKind, "", args("nehalem-ep-2s8c", "linux-2.6.38", 8, 30, 5));
 }
 
 // A core whose SMT sibling also runs a process shares its caches: no run-ahead there, so a run of
