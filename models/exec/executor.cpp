@@ -232,8 +232,7 @@ void Executor::run_thread(CpuId cpu) {
   if (t.state == State::kAwaitGrant || t.state == State::kAwaitDrain) t.state = State::kRunnable;
   while (true) {
     // Run on only while no other event comes first (at a tie, the one of lower rank: the thread
-    // goes on as if its turn were an event), or, with the opt-in run-ahead, over operations of
-    // its own.
+    // goes on as if its turn were an event), or, running ahead, over operations of its own.
     if (!before_next_event(cpu, t.clock) && !may_run_ahead(cpu, t)) {
       schedule_run(cpu, t.clock);
       return;
@@ -302,7 +301,7 @@ bool Executor::is_own_access(CpuId cpu, const Thread& t, const Op& op) const {
       return mem_.hits_privately(t.clock, cpu, op.line, false) &&
              ((op.word == kLineWord ? word(op.line) : named_word(op.word)) & op.mask) == op.expect;
     default:
-      return false;  // prefetches (served in the order of issue), sleeps
+      return false;  // prefetches (they join the line's queue), sleeps
   }
 }
 

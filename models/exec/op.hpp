@@ -84,7 +84,7 @@ class Program {
   virtual bool next(std::uint64_t last_result, Op& out) = 0;
   // True when the next next(last_result, ...) would only hand out an operation of the program's own: no shared
   // model state (a lock's queues, the dentry tree, a workload's counters) is read or changed in
-  // making it (it may depend on the previous operation's result: that one is done). The executor's opt-in
+  // making it (it may depend on the previous operation's result: that one is done). The executor's
   // run-ahead (Executor::set_run_ahead) asks for an operation early only then. The default says
   // no, which keeps a program out of run-ahead.
   virtual bool next_is_own(std::uint64_t /*last_result*/) const { return false; }

@@ -1,4 +1,4 @@
-// The executor's opt-in run-ahead: which operations it runs ahead over, and what it keeps exact.
+// The executor's run-ahead: which operations it runs ahead over, and what it keeps exact.
 #include <gtest/gtest.h>
 
 #include <vector>

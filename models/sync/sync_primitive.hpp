@@ -112,7 +112,7 @@ class SyncPrimitive {
   virtual std::string_view kind() const = 0;
   virtual bool supports(SyncAction action) const = 0;
   // True when each step makes its op from the SyncCall, the previous result and the primitive's
-  // fixed words alone, so that the op may be made early (the executor's opt-in run-ahead; the
+  // fixed words alone, so that the op may be made early (the executor's run-ahead; the
   // executor still runs ahead only over accesses nobody else holds). A primitive with other shared
   // state (a scheduler's run queues, a futex's waiters, MCS/CLH nodes passed between CPUs) says no,
   // the default.

@@ -29,7 +29,7 @@ struct Sensitivity {
   bool stable() const { return elasticity <= kUnstableElasticity; }
 };
 
-// The same figure predicted with the executor's opt-in run-ahead (an approximation), beside the
+// The same figure predicted with an approximate run-ahead window (--run-ahead W), beside the
 // exact prediction: how far the approximation moves it, and whether it would still pass.
 struct Approximation {
   double predicted = 0;

@@ -50,7 +50,7 @@ void add_validate_command(CLI::App& app, const GlobalOptions& global) {
       ->type_name("PCT");
   add_run_ahead_option(cmd, o->run_ahead)
       ->description(
-          "Also run every experiment with the opt-in run-ahead of this window (e.g. 20ns) and give each figure's "
+          "Also run every experiment with an approximate run-ahead of this window (e.g. 20ns) and give each figure's "
           "approximate prediction beside the exact one (twice the run time; pass, fail and --strict stay exact); "
           "'off': step the exact run without running ahead (the same figures, slower)");
   cmd->callback([o, &global] {
