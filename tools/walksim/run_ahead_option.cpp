@@ -15,7 +15,7 @@ std::string check(const std::string& text, sim::Picos& out) {
   try {
     out = config::parse_time(text);
   } catch (const config::UnitError& e) {
-    return e.what();
+    return std::string(e.what()) + ", or 'off'";
   }
   if (out <= 0) {
     return "the run-ahead window must be longer than 0 (leave the option out for an exact run, or say 'off' to step "
