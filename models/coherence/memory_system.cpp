@@ -533,7 +533,7 @@ bool MemorySystem::hits_privately(Picos at, CpuId cpu, LineId id, bool write) co
   if (!tracks_core_copies_ && !llc_.empty() && s.llc.contains(dom(c))) return false;
   // A store to an Exclusive line makes it Modified, which another core's request plans for at its
   // issue (a dirty line comes from the owner, a clean one from the home): only a Modified line's.
-  return s.holders.contains(c) && s.owner == static_cast<std::int32_t>(c) && s.owner_state == OwnerState::kModified;
+  return owns_exclusively(cpu, id) && s.owner_state == OwnerState::kModified;
 }
 
 bool MemorySystem::served_at_once(Picos now, CpuId cpu, LineId id, AccessKind kind) {

@@ -163,6 +163,22 @@ class Executor final : public sim::EventHandler {
   // Run-ahead (set_run_ahead): whether `t`, past the next event, may go on with its next operation
   // (made now, into t.pending, if the program can make it without shared state).
   bool may_run_ahead(CpuId cpu, Thread& t);
+  // The grants scheduled (a waiting access's turn, a drain, a hint), earliest first, for run-ahead
+  // (kept only with it; entries of grants that ran or were superseded are dropped when met).
+  struct PendingGrant {
+    enum Kind : std::uint8_t { kRun, kDrain, kHint };
+    Picos at;
+    CpuId cpu;
+    std::uint32_t gen;
+    Kind kind;
+    LineId line;
+    struct Later {
+      bool operator()(const PendingGrant& a, const PendingGrant& b) const { return a.at > b.at; }
+    };
+  };
+  void note_grant(const PendingGrant& g);
+  // The earliest grant still pending (kNever if none).
+  Picos earliest_grant();
   bool is_own_access(CpuId cpu, const Thread& t, const Op& op) const;
   void schedule_run(CpuId cpu, Picos at);
   void schedule_drain(CpuId cpu, Picos at);
@@ -216,24 +232,8 @@ class Executor final : public sim::EventHandler {
   std::unordered_map<LineId, std::vector<CpuId>> watchers_;
   std::vector<std::uint8_t> watched_;
   std::uint32_t parked_ = 0;
-  Picos run_ahead_ = 0;  // the window in use (set_run_ahead; 0: step by step)
-  // The grants scheduled (a waiting access's turn, a drain, a hint), earliest first, for run-ahead
-  // (kept only with it; entries of grants that ran or were superseded are dropped when met).
-  struct PendingGrant {
-    enum Kind : std::uint8_t { kRun, kDrain, kHint };
-    Picos at;
-    CpuId cpu;
-    std::uint32_t gen;
-    Kind kind;
-    LineId line;
-    struct Later {
-      bool operator()(const PendingGrant& a, const PendingGrant& b) const { return a.at > b.at; }
-    };
-  };
-  std::vector<PendingGrant> grants_;
-  void note_grant(const PendingGrant& g);
-  // The earliest grant still pending (kNever if none).
-  Picos earliest_grant();
+  Picos run_ahead_ = 0;               // the window in use (set_run_ahead; 0: step by step)
+  std::vector<PendingGrant> grants_;  // note_grant, earliest first
 };
 
 }  // namespace walksim::exec
