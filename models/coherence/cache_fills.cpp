@@ -9,9 +9,8 @@ namespace walksim::coherence {
 using machine::DomainId;
 using machine::Inclusion;
 
-std::size_t MemorySystem::private_hit_level(CoreId c, LineId id) {
-  auto& levels = private_[c];
-  for (std::size_t l = 0; l < levels.size(); ++l) {
+std::size_t MemorySystem::private_hit_outer_level(std::vector<machine::SetAssocCache>& levels, LineId id) {
+  for (std::size_t l = 1; l < levels.size(); ++l) {
     if (levels[l].touch(id)) {
       for (std::size_t inner = 0; inner < l; ++inner) levels[inner].insert(id);  // promote; outer still holds it
       return l;

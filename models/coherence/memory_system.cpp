@@ -400,7 +400,8 @@ std::optional<AccessResult> MemorySystem::request(Picos now, CpuId cpu, LineId i
   return r;
 }
 
-bool MemorySystem::request(Picos now, CpuId cpu, LineId id, AccessKind kind, std::uint64_t value, AccessResult& out) {
+bool MemorySystem::request_beyond_hit(Picos now, CpuId cpu, LineId id, AccessKind kind, std::uint64_t value,
+                                      AccessResult& out) {
   if (floor_) {
     out = access(now, cpu, id, kind, value);
     return true;

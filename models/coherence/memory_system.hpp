@@ -116,7 +116,15 @@ class MemorySystem {
   // fields straight into the caller's result; returned by value, the result was copied twice more
   // through the stack, each copy a 16-byte load of fields just stored in narrower pieces, which the
   // host cannot forward (docs/performance.md, "Twelfth step").
-  bool request(Picos now, CpuId cpu, LineId line, AccessKind kind, std::uint64_t value, AccessResult& out);
+  // A private hit on a line nobody waits for (most accesses) is served here, inline; the rest out of
+  // line, whose queue handling would cost every hit a large stack frame.
+  bool request(Picos now, CpuId cpu, LineId line, AccessKind kind, std::uint64_t value, AccessResult& out) {
+    const LineState& s = lines_[line];
+    if (!floor_ && s.home_assigned && !s.has_waiters && private_hit(now, m_.core_of(cpu), line, kind, value, out)) {
+      return true;
+    }
+    return request_beyond_hit(now, cpu, line, kind, value, out);
+  }
   // True when `cpu`'s core holds `line` exclusively (E or M): a store to it is a private hit.
   bool owns_exclusively(CpuId cpu, LineId line) const;
   // True when a load (`write` false) or a store (`write` true) of `cpu` on
@@ -173,6 +181,8 @@ class MemorySystem {
   void release_queue(LineId id);
   // A hit in the core's own caches, served and returned; nullopt when the access needs more.
   bool private_hit(Picos now, CoreId c, LineId id, AccessKind kind, std::uint64_t value, AccessResult& out);
+  // request() past its inline hit: floor mode, a line first used, a queue, a miss.
+  bool request_beyond_hit(Picos now, CpuId cpu, LineId id, AccessKind kind, std::uint64_t value, AccessResult& out);
   Plan plan(CoreId c, LineId id, AccessKind kind);
   // Fills `p` for an access its own domain serves (a read its shared cache or a sibling answers, a
   // write the domain has permission for); false when the home must be asked.
@@ -217,7 +227,11 @@ class MemorySystem {
   }
   machine::DomainId dom(CoreId c) const { return m_.domain_of(c); }
 
-  std::size_t private_hit_level(CoreId c, LineId id);
+  std::size_t private_hit_level(CoreId c, LineId id) {
+    auto& levels = private_[c];
+    return levels[0].touch(id) ? 0 : private_hit_outer_level(levels, id);  // most hits are L1 hits
+  }
+  static std::size_t private_hit_outer_level(std::vector<machine::SetAssocCache>& levels, LineId id);
   void fill_private(CoreId c, LineId id);
   void fill_llc(machine::DomainId d, LineId id);
   void drop_private(CoreId c, LineId id);   // invalidation: no data kept

@@ -86,7 +86,7 @@ void Executor::note_grant(const PendingGrant& g) {
   std::push_heap(grants_.begin(), grants_.end(), PendingGrant::Later{});
 }
 
-Picos Executor::earliest_grant() {
+Picos Executor::earliest_listed_grant() {
   const Picos now = sim_.now();
   while (!grants_.empty()) {
     const PendingGrant& g = grants_.front();
@@ -218,10 +218,8 @@ void Executor::throw_time_overflow(CpuId cpu) {
                            "time, scale factor or run length) is too large");
 }
 
-std::uint64_t& Executor::word_ref(const Op& op) {
-  auto& store = op.word == kLineWord ? words_ : named_words_;
-  const std::size_t i = op.word == kLineWord ? op.line : op.word;
-  if (i >= store.size()) store.resize(i + 1, 0);  // the array doubles its mapping, not its contents
+std::uint64_t& Executor::grown_word_ref(coherence::GrowingArray<std::uint64_t>& store, std::size_t i) {
+  store.resize(i + 1, 0);  // the array doubles its mapping, not its contents
   return store[i];
 }
 
@@ -237,9 +235,9 @@ void Executor::run_thread(CpuId cpu) {
       schedule_run(cpu, t.clock);
       return;
     }
-    Op op;
+    // The operation runs from t.pending (no copy per operation): execute() writes t.pending only
+    // with the operation itself, when the thread parks with it.
     if (t.has_pending) {
-      op = t.pending;
       t.has_pending = false;
     } else if (t.finishing) {
       if (!t.store_buffer.empty()) {
@@ -250,11 +248,11 @@ void Executor::run_thread(CpuId cpu) {
       t.clock = std::max(t.clock, t.store_drain);
       t.stats.finished = t.clock;
       return;
-    } else if (t.program->set_now(t.clock), !t.program->next(t.last_result, op)) {
+    } else if (t.program->set_now(t.clock), !t.program->next(t.last_result, t.pending)) {
       t.finishing = true;
       continue;
     }
-    if (!execute(cpu, t, op)) return;
+    if (!execute(cpu, t, t.pending)) return;
   }
 }
 
@@ -268,73 +266,31 @@ bool Executor::before_next_event(CpuId cpu, Picos at) const {
   return mem_.floor_mode() || sim_.idle() || thread_rank(at, cpu, false) <= sim_.next_event_rank();
 }
 
-bool Executor::may_run_ahead(CpuId cpu, Thread& t) {
-  if (!t.runs_ahead || t.finishing || !t.store_buffer.empty() || t.clock - sim_.next_event_time() > run_ahead_ ||
-      t.clock >= earliest_grant()) {
-    return false;
-  }
-  if (!t.has_pending) {
-    if (!t.program->next_is_own(t.last_result)) return false;
-    t.program->set_now(t.clock);
-    // An own operation exists by the program's word: next() hands it out.
-    if (!t.program->next(t.last_result, t.pending))
-      throw std::logic_error("a program's own next operation was missing");
-    t.has_pending = true;
-  }
-  // An operation that is not one it may run ahead over stays pending, for the thread's next turn.
-  return is_own_access(cpu, t, t.pending);
-}
-
-bool Executor::is_own_access(CpuId cpu, const Thread& t, const Op& op) const {
-  switch (op.kind) {
-    case OpKind::kCompute:
-    case OpKind::kIdle:
-    case OpKind::kFence:
-      return true;  // the store buffer is empty: nothing to wait for
-    case OpKind::kLoad:
-      return mem_.hits_privately(t.clock, cpu, op.line, false);
-    case OpKind::kStore:
-      // Performed at once (not buffered behind an older store's miss still in flight).
-      return mem_.hits_privately(t.clock, cpu, op.line, true) && store_order_start(t, cpu, op.line) <= t.clock;
-    case OpKind::kSpinUntil:
-      // A wait that will not park: a hit whose value already ends it (a seqcount that is even).
-      return mem_.hits_privately(t.clock, cpu, op.line, false) &&
-             ((op.word == kLineWord ? word(op.line) : named_word(op.word)) & op.mask) == op.expect;
-    default:
-      return false;  // prefetches (they join the line's queue), sleeps
-  }
-}
-
-bool Executor::request(Thread& t, CpuId cpu, const Op& op, AccessKind kind, std::uint64_t value,
-                       coherence::AccessResult& r) {
-  check_issue(cpu, t.clock);
-  if (!mem_.request(t.clock, cpu, op.line, kind, value, r)) {
-    if (t.waiting_line == kNoLine) t.op_issued = t.clock;
-    t.waiting_line = op.line;
-    t.state = State::kAwaitGrant;
-    t.pending = op;
-    t.has_pending = true;
-    t.granted_retry = true;
-    announce(op.line);
-    return false;
-  }
-  if (t.waiting_line != kNoLine) {
-    // Granted: the waiting counts from the first issue; the next request in line is scheduled.
-    t.clock = std::min(t.clock, t.op_issued);
-    t.waiting_line = kNoLine;
-    announce(op.line);
-  }
-  at_core_speed(t, r);
+bool Executor::make_own_pending(Thread& t) {
+  if (!t.program->next_is_own(t.last_result)) return false;
+  t.program->set_now(t.clock);
+  // An own operation exists by the program's word: next() hands it out.
+  if (!t.program->next(t.last_result, t.pending)) throw std::logic_error("a program's own next operation was missing");
+  t.has_pending = true;
   return true;
 }
 
-void Executor::at_core_speed(const Thread& t, coherence::AccessResult& r) {
-  // A hit is the core's own pipeline work; the wait for this core's in-flight prefetch before it
-  // (r.start) is not. Anything beyond the private caches waits on the memory system at full speed.
-  if (r.served == ServedBy::kPrivate && !t.speed.full()) {
-    r.done = r.start + t.speed(r.done - r.start);
-    r.visible = r.done;
-  }
+bool Executor::park_for_grant(Thread& t, const Op& op) {
+  if (t.waiting_line == kNoLine) t.op_issued = t.clock;
+  t.waiting_line = op.line;
+  t.state = State::kAwaitGrant;
+  if (&op != &t.pending) t.pending = op;  // run_thread runs most ops from t.pending itself
+  t.has_pending = true;
+  t.granted_retry = true;
+  announce(op.line);
+  return false;
+}
+
+void Executor::granted_after_wait(Thread& t, LineId line) {
+  // The waiting counts from the first issue; the next request in line is scheduled.
+  t.clock = std::min(t.clock, t.op_issued);
+  t.waiting_line = kNoLine;
+  announce(line);
 }
 
 std::uint64_t Executor::forwarded(const Thread& t, const Op& op, bool& buffered) {
@@ -351,7 +307,7 @@ std::uint64_t Executor::forwarded(const Thread& t, const Op& op, bool& buffered)
 
 bool Executor::wait_for_drain(Thread& t, const Op& op) {
   t.state = State::kAwaitDrain;
-  t.pending = op;
+  if (&op != &t.pending) t.pending = op;  // run_thread runs most ops from t.pending itself
   t.has_pending = true;
   return false;
 }
@@ -548,7 +504,7 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
       t.state = State::kParked;
       t.parked_at = t.clock;
       t.sleeping = op.kind == OpKind::kSleepUntil;
-      t.pending = op;
+      if (&op != &t.pending) t.pending = op;  // run_thread runs most ops from t.pending itself
       t.has_pending = true;
       ++parked_;
       return false;

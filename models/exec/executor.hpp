@@ -162,7 +162,18 @@ class Executor final : public sim::EventHandler {
   bool before_next_event(CpuId cpu, Picos at) const;
   // Run-ahead (set_run_ahead): whether `t`, past the next event, may go on with its next operation
   // (made now, into t.pending, if the program can make it without shared state).
-  bool may_run_ahead(CpuId cpu, Thread& t);
+  // Inline: asked before every operation a thread runs ahead over.
+  bool may_run_ahead(CpuId cpu, Thread& t) {
+    if (!t.runs_ahead || t.finishing || !t.store_buffer.empty() || t.clock - sim_.next_event_time() > run_ahead_ ||
+        t.clock >= earliest_grant()) {
+      return false;
+    }
+    // An operation that is not one it may run ahead over stays pending, for the thread's next turn.
+    return (t.has_pending || make_own_pending(t)) && is_own_access(cpu, t, t.pending);
+  }
+  // Makes the program's next operation into t.pending if the program can make it without shared
+  // state (false if not).
+  bool make_own_pending(Thread& t);
   // The grants scheduled (a waiting access's turn, a drain, a hint), earliest first, for run-ahead
   // (kept only with it; entries of grants that ran or were superseded are dropped when met).
   struct PendingGrant {
@@ -177,9 +188,29 @@ class Executor final : public sim::EventHandler {
     };
   };
   void note_grant(const PendingGrant& g);
-  // The earliest grant still pending (kNever if none).
-  Picos earliest_grant();
-  bool is_own_access(CpuId cpu, const Thread& t, const Op& op) const;
+  // The earliest grant still pending (kNever if none). Mostly there is none: that answer inline.
+  Picos earliest_grant() { return grants_.empty() ? sim::kNever : earliest_listed_grant(); }
+  Picos earliest_listed_grant();
+  // Whether `op` is one a thread may run ahead over (inline: asked for every operation run ahead).
+  bool is_own_access(CpuId cpu, const Thread& t, const Op& op) const {
+    switch (op.kind) {
+      case OpKind::kCompute:
+      case OpKind::kIdle:
+      case OpKind::kFence:
+        return true;  // the store buffer is empty: nothing to wait for
+      case OpKind::kLoad:
+        return mem_.hits_privately(t.clock, cpu, op.line, false);
+      case OpKind::kStore:
+        // Performed at once (not buffered behind an older store's miss still in flight).
+        return mem_.hits_privately(t.clock, cpu, op.line, true) && store_order_start(t, cpu, op.line) <= t.clock;
+      case OpKind::kSpinUntil:
+        // A wait that will not park: a hit whose value already ends it (a seqcount that is even).
+        return mem_.hits_privately(t.clock, cpu, op.line, false) &&
+               ((op.word == kLineWord ? word(op.line) : named_word(op.word)) & op.mask) == op.expect;
+      default:
+        return false;  // prefetches (they join the line's queue), sleeps
+    }
+  }
   void schedule_run(CpuId cpu, Picos at);
   void schedule_drain(CpuId cpu, Picos at);
   // Schedules the request at the head of `line`'s queue (if any) for the time it may take effect.
@@ -205,16 +236,41 @@ class Executor final : public sim::EventHandler {
   // Sets `buffered` when the thread has a buffered store to the word's line.
   std::uint64_t forwarded(const Thread& t, const Op& op, bool& buffered);
   // A hit in the core's own caches takes its time at the thread's (SMT-shared) speed.
-  static void at_core_speed(const Thread& t, coherence::AccessResult& r);
+  static void at_core_speed(const Thread& t, coherence::AccessResult& r) {
+    // A hit is the core's own pipeline work; the wait for this core's in-flight prefetch before it
+    // (r.start) is not. Anything beyond the private caches waits on the memory system at full speed.
+    if (r.served == coherence::ServedBy::kPrivate && !t.speed.full()) {
+      r.done = r.start + t.speed(r.done - r.start);
+      r.visible = r.done;
+    }
+  }
   // Parks the thread until its store buffer drained, with `op` to run then.
   bool wait_for_drain(Thread& t, const Op& op);
   // The access through the memory system's grants, into `r`; false when it waits in the line's queue
   // (the thread then parks with `op` pending until head() names it).
   bool request(Thread& t, CpuId cpu, const Op& op, coherence::AccessKind kind, std::uint64_t value,
-               coherence::AccessResult& r);
+               coherence::AccessResult& r) {
+    check_issue(cpu, t.clock);
+    if (!mem_.request(t.clock, cpu, op.line, kind, value, r)) return park_for_grant(t, op);
+    if (t.waiting_line != kNoLine) granted_after_wait(t, op.line);
+    at_core_speed(t, r);
+    return true;
+  }
+  // request()'s two rarer ends, out of line: the access joined its line's queue (the thread parks
+  // with `op` pending; false), or it was granted after waiting there.
+  bool park_for_grant(Thread& t, const Op& op);
+  void granted_after_wait(Thread& t, LineId line);
   // Executes one op; returns false when the thread parked.
   bool execute(CpuId cpu, Thread& t, const Op& op);
-  std::uint64_t& word_ref(const Op& op);
+  // The value store's word of `op`, grown first if the op names one past its end. The common case
+  // is inline and small; growing is out of line so that it costs the hot path no stack frame.
+  std::uint64_t& word_ref(const Op& op) {
+    auto& store = op.word == kLineWord ? words_ : named_words_;
+    const std::size_t i = op.word == kLineWord ? op.line : op.word;
+    return i < store.size() ? store[i] : grown_word_ref(store, i);
+  }
+  [[gnu::cold, gnu::noinline]] static std::uint64_t& grown_word_ref(coherence::GrowingArray<std::uint64_t>& store,
+                                                                    std::size_t i);
   // Gives every hardware thread of `core` its speed: shared when two or more of them host programs.
   void set_core_speed(machine::CoreId core);
   void wake_watchers(LineId line, Picos at);

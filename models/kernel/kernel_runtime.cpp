@@ -251,8 +251,17 @@ bool KOpRunner::start_kop(KernelRuntime& rt, CpuId cpu, const KOp& k, Op& out, P
     return sync_step(cpu, 0, out, stats);
   };
   // The counts are kept here, by kind, rather than by a second switch on the Op made.
+  if (plain_op(k, out, stats)) return true;
   switch (k.kind) {
     case KOpKind::kLoad:
+    case KOpKind::kStore:
+    case KOpKind::kAtomic:
+    case KOpKind::kXchg:
+    case KOpKind::kCasOnce:
+    case KOpKind::kPrefetch:
+    case KOpKind::kCompute:
+    case KOpKind::kFence:
+      break;  // made by plain_op above
     case KOpKind::kAtomicCas:
     case KOpKind::kSeqWriteBegin:
     case KOpKind::kSeqWriteEnd:
@@ -262,24 +271,6 @@ bool KOpRunner::start_kop(KernelRuntime& rt, CpuId cpu, const KOp& k, Op& out, P
       out = Op::load(k.line).on_word(k.word);
       ++stats.loads;
       return true;
-    case KOpKind::kStore:
-      out = Op::store(k.line, 0).on_word(k.word);
-      ++stats.stores;
-      return true;
-    case KOpKind::kAtomic:
-      out = Op::rmw_add(k.line, static_cast<std::uint64_t>(k.delta)).on_word(k.word);
-      ++stats.atomic_rmw;
-      return true;
-    case KOpKind::kXchg:
-      out = Op::xchg(k.line, static_cast<std::uint64_t>(k.delta)).on_word(k.word);
-      ++stats.atomic_rmw;
-      return true;
-    case KOpKind::kCasOnce: {
-      const auto v = static_cast<std::uint64_t>(k.delta);
-      out = Op::cas(k.line, v ^ 1, v).on_word(k.word);
-      ++stats.atomic_rmw;
-      return true;
-    }
     case KOpKind::kTestAndSet:
       out = Op::xchg(k.line, 1).on_word(k.word);
       ++stats.atomic_rmw;
@@ -291,15 +282,6 @@ bool KOpRunner::start_kop(KernelRuntime& rt, CpuId cpu, const KOp& k, Op& out, P
     case KOpKind::kSeqBegin:
       out = Op::spin_until(k.line, 0, 1).on_word(k.word);  // wait while a writer has it odd
       ++stats.loads;
-      return true;
-    case KOpKind::kPrefetch:
-      out = Op::prefetch(k.line);
-      return true;
-    case KOpKind::kCompute:
-      out = Op::compute(k.ps);
-      return true;
-    case KOpKind::kFence:
-      out = Op::fence();
       return true;
     case KOpKind::kSpinLock:
       return lock_action(SyncAction::kAcquire);
@@ -322,25 +304,6 @@ bool KOpRunner::start_kop(KernelRuntime& rt, CpuId cpu, const KOp& k, Op& out, P
   }
   throw std::logic_error("unknown kernel operation kind");
 }
-
-namespace {
-// KOps that are one exec Op whose result nothing reads.
-bool single_op(KOpKind k) {
-  switch (k) {
-    case KOpKind::kLoad:
-    case KOpKind::kStore:
-    case KOpKind::kAtomic:
-    case KOpKind::kXchg:
-    case KOpKind::kCasOnce:
-    case KOpKind::kPrefetch:
-    case KOpKind::kCompute:
-    case KOpKind::kFence:
-      return true;
-    default:
-      return false;
-  }
-}
-}  // namespace
 
 bool KOpRunner::lock_step(CpuId cpu, std::uint64_t last, Op& out, ProcessStats& stats) {
   sync::SyncPrimitive* const was = prim_;
@@ -424,27 +387,6 @@ KOpRunner::Step KOpRunner::continue_kop(const KOp& k, std::uint64_t last, Op& ou
   return Step::kFinished;
 }
 
-namespace {
-// The KOps whose Ops are made from the expansion and the runner's own state alone: every kind but
-// the lock KOps, whose steps read and change their primitive's shared state.
-bool own_kind(KOpKind k) {
-  switch (k) {
-    case KOpKind::kSpinLock:
-    case KOpKind::kSpinUnlock:
-    case KOpKind::kReadLock:
-    case KOpKind::kReadUnlock:
-    case KOpKind::kMutexLock:
-    case KOpKind::kMutexUnlock:
-    case KOpKind::kLockrefGet:
-    case KOpKind::kLockrefPut:
-    case KOpKind::kLockrefPutReturn:
-      return false;
-    default:
-      return true;
-  }
-}
-}  // namespace
-
 bool KOpRunner::own_from(std::size_t i) const {
   for (; i < exp_->ops.size(); ++i) {
     const KOp& k = exp_->ops[i];
@@ -463,7 +405,7 @@ bool KOpRunner::seq_check_fails(const KOp& k, std::uint64_t last) const {
   return false;  // no begin of its own: checked against itself
 }
 
-bool KOpRunner::next_is_own(std::uint64_t last) const {
+bool KOpRunner::next_is_own_beyond_start(std::uint64_t last) const {
   if (aborting_ || exp_ == nullptr || index_ >= exp_->ops.size()) return false;
   const KOp& k = exp_->ops[index_];
   if (prim_ != nullptr) return prim_->steps_are_own() && own_from(index_ + 1);
@@ -484,7 +426,8 @@ bool KOpRunner::next_is_own(std::uint64_t last) const {
   return false;
 }
 
-KOpRunner::Status KOpRunner::next(KernelRuntime& rt, CpuId cpu, std::uint64_t last, Op& out, ProcessStats& stats) {
+KOpRunner::Status KOpRunner::next_in_loop(KernelRuntime& rt, CpuId cpu, std::uint64_t last, Op& out,
+                                          ProcessStats& stats) {
   while (true) {
     if (prim_) {
       if (lock_step(cpu, last, out, stats)) return Status::kOp;
@@ -527,10 +470,9 @@ KOpRunner::Status KOpRunner::next(KernelRuntime& rt, CpuId cpu, std::uint64_t la
     const KOp& k = exp_->ops[index_];
     if (phase_ == Phase::kNotStarted) {
       current_ = index_;
-      if (single_op(k.kind)) {
+      if (plain_op(k, out, stats)) {
         // One Op whose result nothing reads: the KOp is complete once the Op is handed out, so
         // move on now rather than through a second pass over it.
-        start_kop(rt, cpu, k, out, stats);
         ++index_;
         return Status::kOp;
       }

@@ -75,11 +75,27 @@ class KOpRunner {
   void begin(const Expansion& exp);
   // Produces the next exec Op (kOp), or says the call is complete (kDone) or must restart
   // (kRestart: every lock it held has been released by the Ops already produced).
-  Status next(KernelRuntime& rt, CpuId cpu, std::uint64_t last, exec::Op& out, ProcessStats& stats);
+  // A KOp that is one plain Op (most KOps of an expansion) is made here, inline; the rest (locks,
+  // multi-op KOps, the call's end, a restart) in next_in_loop, whose frame would cost every Op.
+  Status next(KernelRuntime& rt, CpuId cpu, std::uint64_t last, exec::Op& out, ProcessStats& stats) {
+    if (prim_ == nullptr && phase_ == Phase::kNotStarted && !aborting_ && index_ < exp_->ops.size() &&
+        plain_op(exp_->ops[index_], out, stats)) {
+      current_ = index_++;
+      return Status::kOp;
+    }
+    return next_in_loop(rt, cpu, last, out, stats);
+  }
   // True when next(..., last, ...) will make its Op from the expansion, the runner's own state and
   // primitives whose steps are their own (SyncPrimitive::steps_are_own) alone: not at the call's
   // end, not where a seqcount check fails and unwinds (ProcessProgram::next_is_own).
-  bool next_is_own(std::uint64_t last) const;
+  bool next_is_own(std::uint64_t last) const {
+    // A KOp not yet started that is not a lock makes its Op at once (own_from): the common case, inline.
+    if (prim_ == nullptr && phase_ == Phase::kNotStarted && !aborting_ && exp_ != nullptr &&
+        index_ < exp_->ops.size() && own_kind(exp_->ops[index_].kind)) {
+      return true;
+    }
+    return next_is_own_beyond_start(last);
+  }
   // The KOp the last produced Op belongs to (for traces).
   std::size_t current() const { return current_; }
 
@@ -99,8 +115,67 @@ class KOpRunner {
   // What a multi-op KOp does with its previous Op's result.
   enum class Step : std::uint8_t { kIssued, kFinished, kAborting };
 
+  Status next_in_loop(KernelRuntime& rt, CpuId cpu, std::uint64_t last, exec::Op& out, ProcessStats& stats);
+  // The Op of a KOp that is one exec Op whose result nothing reads (true), counted; false for any
+  // other kind.
+  static bool plain_op(const KOp& k, exec::Op& out, ProcessStats& stats) {
+    switch (k.kind) {
+      case KOpKind::kLoad:
+        out = exec::Op::load(k.line).on_word(k.word);
+        ++stats.loads;
+        return true;
+      case KOpKind::kStore:
+        out = exec::Op::store(k.line, 0).on_word(k.word);
+        ++stats.stores;
+        return true;
+      case KOpKind::kAtomic:
+        out = exec::Op::rmw_add(k.line, static_cast<std::uint64_t>(k.delta)).on_word(k.word);
+        ++stats.atomic_rmw;
+        return true;
+      case KOpKind::kXchg:
+        out = exec::Op::xchg(k.line, static_cast<std::uint64_t>(k.delta)).on_word(k.word);
+        ++stats.atomic_rmw;
+        return true;
+      case KOpKind::kCasOnce: {
+        const auto v = static_cast<std::uint64_t>(k.delta);
+        out = exec::Op::cas(k.line, v ^ 1, v).on_word(k.word);
+        ++stats.atomic_rmw;
+        return true;
+      }
+      case KOpKind::kPrefetch:
+        out = exec::Op::prefetch(k.line);
+        return true;
+      case KOpKind::kCompute:
+        out = exec::Op::compute(k.ps);
+        return true;
+      case KOpKind::kFence:
+        out = exec::Op::fence();
+        return true;
+      default:
+        return false;
+    }
+  }
   bool start_kop(KernelRuntime& rt, CpuId cpu, const KOp& k, exec::Op& out, ProcessStats& stats);
   bool sync_step(CpuId cpu, std::uint64_t last, exec::Op& out, ProcessStats& stats);
+  bool next_is_own_beyond_start(std::uint64_t last) const;
+  // The KOps whose Ops are made from the expansion and the runner's own state alone: every kind but
+  // the lock KOps, whose steps read and change their primitive's shared state.
+  static bool own_kind(KOpKind k) {
+    switch (k) {
+      case KOpKind::kSpinLock:
+      case KOpKind::kSpinUnlock:
+      case KOpKind::kReadLock:
+      case KOpKind::kReadUnlock:
+      case KOpKind::kMutexLock:
+      case KOpKind::kMutexUnlock:
+      case KOpKind::kLockrefGet:
+      case KOpKind::kLockrefPut:
+      case KOpKind::kLockrefPutReturn:
+        return false;
+      default:
+        return true;
+    }
+  }
   // Whether the KOps from `i` on make their next Op without shared state (next_is_own).
   bool own_from(std::size_t i) const;
   // Whether seqcount check `k` finds `last` changed from its begin's value (rcu-walk must restart).
