@@ -251,7 +251,6 @@ bool KOpRunner::start_kop(KernelRuntime& rt, CpuId cpu, const KOp& k, Op& out, P
     return sync_step(cpu, 0, out, stats);
   };
   // The counts are kept here, by kind, rather than by a second switch on the Op made.
-  if (plain_op(k, out, stats)) return true;
   switch (k.kind) {
     case KOpKind::kLoad:
     case KOpKind::kStore:
@@ -261,7 +260,7 @@ bool KOpRunner::start_kop(KernelRuntime& rt, CpuId cpu, const KOp& k, Op& out, P
     case KOpKind::kPrefetch:
     case KOpKind::kCompute:
     case KOpKind::kFence:
-      break;  // made by plain_op above
+      return plain_op(k, out, stats);
     case KOpKind::kAtomicCas:
     case KOpKind::kSeqWriteBegin:
     case KOpKind::kSeqWriteEnd:
