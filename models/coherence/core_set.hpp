@@ -38,7 +38,12 @@ class BasicIdSet {
     std::fill(o.w_, o.w_ + Words, 0);
   }
   BasicIdSet& operator=(const BasicIdSet& o) {
-    if (this != &o) *this = BasicIdSet(o);
+    if (this == &o) return *this;
+    if (spilled() == o.spilled() && nwords() == o.nwords()) {
+      std::copy(o.words(), o.words() + nwords(), words());  // same storage: no allocation
+    } else {
+      *this = BasicIdSet(o);
+    }
     return *this;
   }
   BasicIdSet& operator=(BasicIdSet&& o) noexcept {

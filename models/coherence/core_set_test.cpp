@@ -48,6 +48,26 @@ TEST_P(IdSetSizes, ACopyIsIndependentAndAMoveLeavesNothingShared) {
   EXPECT_TRUE(a.contains(1));
 }
 
+// Assigning over a set of the same storage copies the words into it (no new block); over one of
+// another storage it takes a storage of its own. Either way the two sets stay independent.
+TEST_P(IdSetSizes, AssigningOverASetCopiesTheMembersAndSharesNothing) {
+  const std::uint32_t n = GetParam();
+  IdSet a(n);
+  IdSet b(n);
+  a.insert(n - 1);
+  b.insert(0);
+  b = a;
+  EXPECT_TRUE(b == a);
+  EXPECT_EQ(members(b), (std::vector<std::uint32_t>{n - 1}));
+  a.insert(1);
+  EXPECT_FALSE(b.contains(1));
+  IdSet inline_set;  // the default storage: inline words
+  inline_set = a;
+  EXPECT_TRUE(inline_set == a);
+  inline_set.erase(n - 1);
+  EXPECT_TRUE(a.contains(n - 1));
+}
+
 TEST_P(IdSetSizes, VisitingMayEraseTheVisitedMember) {
   const std::uint32_t n = GetParam();
   IdSet s(n);

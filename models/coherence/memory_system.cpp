@@ -27,6 +27,7 @@ MemorySystem::MemorySystem(const machine::Machine& m, bool check)
   const auto outer = m.outer_private_level();
   private_levels_ = outer ? *outer + 1 : 0;
   private_.resize(m.cores());
+  plan_memo_.resize(m.cores());
   queued_.resize(m.cpus());
   for (CoreId c = 0; c < m.cores(); ++c) {
     for (std::size_t l = 0; l < private_levels_; ++l) {
@@ -120,11 +121,18 @@ bool MemorySystem::private_hit(Picos now, CoreId c, LineId id, AccessKind kind, 
 MemorySystem::Plan MemorySystem::plan(CoreId c, LineId id, AccessKind kind) {
   const LineState& s = lines_[id];
   const bool write = is_write(kind);
+  PlanMemo& memo = plan_memo_[c];
+  if (memo.line == id && memo.write == write && memo.from.same_as(s)) return memo.plan;
   Plan p;
   p.sibling_copy = other_core_in_domain(s, c);
-  if (plan_in_domain(s, c, write, p)) return p;
-  p.legs = timing_->legs(remote_transaction(s, c, write, p));
-  p.served = ServedBy::kRemote;
+  if (!plan_in_domain(s, c, write, p)) {
+    p.legs = timing_->legs(remote_transaction(s, c, write, p));
+    p.served = ServedBy::kRemote;
+  }
+  memo.line = id;
+  memo.write = write;
+  memo.from.take(s);
+  memo.plan = p;
   return p;
 }
 

@@ -13,6 +13,7 @@
 #include "models/coherence/growing_array.hpp"
 #include "models/coherence/home_agents.hpp"
 #include "models/coherence/line_state.hpp"
+#include "models/coherence/plan_inputs.hpp"
 #include "models/coherence/protocol_timing.hpp"
 #include "models/machine/cache.hpp"
 #include "models/machine/machine.hpp"
@@ -289,6 +290,14 @@ class MemorySystem {
   };
   std::vector<std::vector<Queued>> queued_;  // [cpu]
   std::size_t queue_index(const std::vector<Waiting>& queue, CpuId cpu, LineId id) const;
+  // The latest plan made for each core, and what it was made from (plan_inputs.hpp).
+  struct PlanMemo {
+    LineId line = UINT32_MAX;
+    bool write = false;
+    PlanInputs from;
+    Plan plan;
+  };
+  std::vector<PlanMemo> plan_memo_;                // [core]
   std::vector<machine::DomainId> holder_scratch_;  // reused per transaction: no allocation per miss
   std::vector<std::uint8_t> domain_mark_;
 
