@@ -363,9 +363,7 @@ AccessResult MemorySystem::apply(Picos effect, Picos after, Picos issued, Picos 
 AccessResult MemorySystem::access(Picos now, CpuId cpu, LineId id, AccessKind kind, std::uint64_t value) {
   AccessResult r;  // every path returns it: built in the caller's storage
   if (floor_) {
-    r.start = now;
-    r.done = now + 1000;
-    r.visible = r.done;
+    floor_access(now, r);
     return r;
   }
   LineState& s = lines_[id];
@@ -410,10 +408,6 @@ std::optional<AccessResult> MemorySystem::request(Picos now, CpuId cpu, LineId i
 
 bool MemorySystem::request_beyond_hit(Picos now, CpuId cpu, LineId id, AccessKind kind, std::uint64_t value,
                                       AccessResult& out) {
-  if (floor_) {
-    out = access(now, cpu, id, kind, value);
-    return true;
-  }
   LineState& s = lines_[id];
   const CoreId c = m_.core_of(cpu);
   if (!s.home_assigned) {

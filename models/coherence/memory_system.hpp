@@ -92,6 +92,13 @@ class MemorySystem {
   // kept, so a run measures what producing the operation streams costs without timing them.
   void set_floor_mode(bool on) { floor_ = on; }
   bool floor_mode() const { return floor_; }
+  // The floor's access: served at once in a fixed 1 ns, nothing kept.
+  static void floor_access(Picos now, AccessResult& out) {
+    out = AccessResult{};
+    out.start = now;
+    out.done = now + 1000;
+    out.visible = out.done;
+  }
 
   // Simulator memory per line: the line record and its presence sets (heap included).
   std::size_t bytes_per_line() const;
@@ -120,10 +127,12 @@ class MemorySystem {
   // A private hit on a line nobody waits for (most accesses) is served here, inline; the rest out of
   // line, whose queue handling would cost every hit a large stack frame.
   bool request(Picos now, CpuId cpu, LineId line, AccessKind kind, std::uint64_t value, AccessResult& out) {
-    const LineState& s = lines_[line];
-    if (!floor_ && s.home_assigned && !s.has_waiters && private_hit(now, m_.core_of(cpu), line, kind, value, out)) {
+    if (floor_) {
+      floor_access(now, out);
       return true;
     }
+    const LineState& s = lines_[line];
+    if (s.home_assigned && !s.has_waiters && private_hit(now, m_.core_of(cpu), line, kind, value, out)) return true;
     return request_beyond_hit(now, cpu, line, kind, value, out);
   }
   // True when `cpu`'s core holds `line` exclusively (E or M): a store to it is a private hit.
@@ -182,7 +191,7 @@ class MemorySystem {
   void release_queue(LineId id);
   // A hit in the core's own caches, served and returned; nullopt when the access needs more.
   bool private_hit(Picos now, CoreId c, LineId id, AccessKind kind, std::uint64_t value, AccessResult& out);
-  // request() past its inline hit: floor mode, a line first used, a queue, a miss.
+  // request() past its inline floor and hit: a line first used, a queue, a miss.
   bool request_beyond_hit(Picos now, CpuId cpu, LineId id, AccessKind kind, std::uint64_t value, AccessResult& out);
   Plan plan(CoreId c, LineId id, AccessKind kind);
   // Fills `p` for an access its own domain serves (a read its shared cache or a sibling answers, a
