@@ -239,6 +239,10 @@ void Executor::run_thread(CpuId cpu) {
     // with the operation itself, when the thread parks with it.
     if (t.has_pending) {
       t.has_pending = false;
+    } else if (t.run.begin != t.run.end) {
+      // The program's run, replayed without asking the program for each operation.
+      if (!execute(cpu, t, *t.run.begin++)) return;
+      continue;
     } else if (t.finishing) {
       if (!t.store_buffer.empty()) {
         t.state = State::kAwaitDrain;
@@ -251,6 +255,8 @@ void Executor::run_thread(CpuId cpu) {
     } else if (t.program->set_now(t.clock), !t.program->next(t.last_result, t.pending)) {
       t.finishing = true;
       continue;
+    } else {
+      t.run = t.program->take_run();
     }
     if (!execute(cpu, t, t.pending)) return;
   }
@@ -271,6 +277,7 @@ bool Executor::make_own_pending(Thread& t) {
   t.program->set_now(t.clock);
   // An own operation exists by the program's word: next() hands it out.
   if (!t.program->next(t.last_result, t.pending)) throw std::logic_error("a program's own next operation was missing");
+  t.run = t.program->take_run();
   t.has_pending = true;
   return true;
 }
@@ -389,13 +396,15 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
   switch (op.kind) {
     case OpKind::kLoad: {
       if (!counted) ++t.stats.loads;
-      bool buffered = false;
-      const std::uint64_t v = forwarded(t, op, buffered);
-      if (buffered) {
-        // Store-to-load forwarding: the line's newest data for this thread is in its store buffer.
-        t.clock = advance(cpu, t.clock, t.speed(m.spec().caches[0].latency));
-        t.last_result = v;
-        return true;
+      if (!t.store_buffer.empty()) {  // mostly empty: then nothing to forward, and no call
+        bool buffered = false;
+        const std::uint64_t v = forwarded(t, op, buffered);
+        if (buffered) {
+          // Store-to-load forwarding: the line's newest data for this thread is in its store buffer.
+          t.clock = advance(cpu, t.clock, t.speed(m.spec().caches[0].latency));
+          t.last_result = v;
+          return true;
+        }
       }
       coherence::AccessResult r;
       if (!request(t, cpu, op, AccessKind::kLoad, 0, r)) return false;

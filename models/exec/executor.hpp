@@ -122,8 +122,9 @@ class Executor final : public sim::EventHandler {
     std::uint64_t last_result = 0;
     bool has_pending = false;  // an op to retry (a spin-wait woken by a write)
     Op pending;
-    CoreSpeed speed;  // private work and cache hits run at this speed
-    Picos issue = 0;  // a store's or prefetch's issue cycle at that speed
+    Program::Run run;  // the rest of the run the program handed out with its last op (Program::take_run)
+    CoreSpeed speed;   // private work and cache hits run at this speed
+    Picos issue = 0;   // a store's or prefetch's issue cycle at that speed
     ThreadStats stats;
     // Effect at grant: the line whose queue holds the pending op, when the op was first issued,
     // and the stores still buffered. Events carry a generation so that a superseded one is ignored.
@@ -168,11 +169,17 @@ class Executor final : public sim::EventHandler {
         t.clock >= earliest_grant()) {
       return false;
     }
-    // An operation that is not one it may run ahead over stays pending, for the thread's next turn.
-    return (t.has_pending || make_own_pending(t)) && is_own_access(cpu, t, t.pending);
+    // The next operation: the pending one, else the head of the program's run (the program made
+    // it without shared state), else one the program makes now if it can. One that is not an
+    // operation it may run ahead over stays where it is, for the thread's next turn.
+    const Op* next = t.has_pending              ? &t.pending
+                     : t.run.begin != t.run.end ? t.run.begin
+                     : make_own_pending(t)      ? &t.pending
+                                                : nullptr;
+    return next != nullptr && is_own_access(cpu, t, *next);
   }
   // Makes the program's next operation into t.pending if the program can make it without shared
-  // state (false if not).
+  // state (false if not); with no operation pending and the program's run empty.
   bool make_own_pending(Thread& t);
   // The grants scheduled (a waiting access's turn, a drain, a hint), earliest first, for run-ahead
   // (kept only with it; entries of grants that ran or were superseded are dropped when met).

@@ -89,6 +89,23 @@ class Program {
   // no, which keeps a program out of run-ahead.
   virtual bool next_is_own(std::uint64_t /*last_result*/) const { return false; }
 
+  // Operations handed out together with the one the last next() returned, to run right after it,
+  // in order, before next() is called again: a program may hand out a run of operations that it
+  // would make next whatever their results (a system call's plain loads, stores and private work
+  // read from its compiled expansion), which spares the executor a call per operation. The
+  // executor takes the run at once (take_run empties it); the operations stay valid until next()
+  // is called again. The clock the program sees (now()) is not updated within a run, nor is
+  // next_is_own asked: a program hands out a run only where neither would be read.
+  struct Run {
+    const Op* begin = nullptr;
+    const Op* end = nullptr;
+  };
+  Run take_run() {
+    const Run r = run_;
+    run_ = {};
+    return r;
+  }
+
   // The thread's own clock when next() is called (set by the executor just before): the time at
   // which the previous operation completed, for programs that timestamp their own progress.
   Picos now() const { return now_; }
@@ -100,9 +117,14 @@ class Program {
   const CoreSpeed& core_speed() const { return core_speed_; }
   void set_core_speed(CoreSpeed s) { core_speed_ = s; }
 
+ protected:
+  // Called by next() with the operations that follow the one it returns (see take_run).
+  void hand_out_run(const Op* begin, const Op* end) { run_ = {begin, end}; }
+
  private:
   Picos now_ = 0;
   CoreSpeed core_speed_;
+  Run run_;
 };
 
 }  // namespace walksim::exec

@@ -98,6 +98,28 @@ class KOpRunner {
   }
   // The KOp the last produced Op belongs to (for traces).
   std::size_t current() const { return current_; }
+  // Compiles `exp` for replay (Expansion::plain, run_end, counts), reusing its vectors' storage.
+  static void compile(Expansion& exp);
+  // After next() handed out an Op: the Ops of the plain KOps that come next, handed out now, when
+  // the next next() would make them from the compiled expansion alone whatever the results (no
+  // primitive's or multi-op KOp's step in progress, not unwinding): they are counted and the
+  // runner moves past them. Empty when there are none or the expansion is not compiled.
+  exec::Program::Run take_plain_run(ProcessStats& stats) {
+    if (prim_ != nullptr || phase_ != Phase::kNotStarted || aborting_ || exp_->run_end.size() != exp_->ops.size() + 1) {
+      return {};
+    }
+    const std::uint32_t begin = static_cast<std::uint32_t>(index_);
+    const std::uint32_t end = exp_->run_end[begin];
+    if (end == begin) return {};
+    const PlainCounts& a = exp_->counts[begin];
+    const PlainCounts& b = exp_->counts[end];
+    stats.loads += b.loads - a.loads;
+    stats.stores += b.stores - a.stores;
+    stats.atomic_rmw += b.rmw - a.rmw;
+    index_ = end;
+    current_ = end - 1;
+    return {exp_->plain.data() + begin, exp_->plain.data() + end};
+  }
 
  private:
   struct Held {

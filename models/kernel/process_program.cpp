@@ -31,6 +31,7 @@ const Expansion& ProcessProgram::expand(bool force_ref) {
   if (!sys_traits(current_.sys).cacheable || cache_entries_ == 0) {
     ++expansions_;
     rt_.expander().expand(current_, p_, force_ref, exp_, stats_.walk);
+    KOpRunner::compile(exp_);
     return exp_;
   }
   make_key(force_ref);
@@ -73,6 +74,7 @@ const Expansion& ProcessProgram::expand(bool force_ref) {
     vfs.record_reads(&slot.reads);
     ++expansions_;
     rt_.expander().expand(current_, p_, force_ref, slot.exp, slot.delta);
+    KOpRunner::compile(slot.exp);
   }
   stats_.walk += slot.delta;
   slot.valid = generation == vfs.generation() && fd_generation == p_.fd_generation;
@@ -95,7 +97,12 @@ bool ProcessProgram::next(std::uint64_t last_result, exec::Op& out) {
     if (active_) {
       switch (runner_.next(rt_, cpu_, last_result, out, stats_)) {
         case KOpRunner::Status::kOp:
-          if (observer_) observer_(*active_exp_, runner_.current(), out);
+          if (observer_) {
+            observer_(*active_exp_, runner_.current(), out);  // a trace sees every Op made one by one
+          } else {
+            const exec::Program::Run run = runner_.take_plain_run(stats_);
+            if (run.begin != run.end) hand_out_run(run.begin, run.end);
+          }
           return true;
         case KOpRunner::Status::kRestart:
           // The whole lookup again, in ref-walk (path-lookup.txt's "restart").

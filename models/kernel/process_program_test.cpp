@@ -31,7 +31,10 @@ struct Outcome {
 };
 
 // `changer_dir`: the directory the other process renames and creates in ("d": the reader's).
-Outcome run(const std::string& kernel, std::size_t cache_entries, const std::string& changer_dir = "d") {
+// `one_by_one`: every Op made by next(), none handed out in a run of plain KOps (a traced process,
+// one with an observer, is run so).
+Outcome run(const std::string& kernel, std::size_t cache_entries, const std::string& changer_dir = "d",
+            bool one_by_one = false) {
   machine::Machine m(machine::load_machine("nehalem-ep-2s8c", testing::machine_dirs()));
   const KernelSpec k = load_kernel(kernel, testing::kernel_dirs());
   coherence::MemorySystem mem(m, false);
@@ -75,6 +78,9 @@ Outcome run(const std::string& kernel, std::size_t cache_entries, const std::str
                        {"open " + c + "/new O_WRONLY|O_CREAT", "close " + c + "/new", "unlink " + c + "/new"});
   testing::Repeat changes(changes_calls, 40);
   ProcessProgram pa(rt, a, reads, cache_entries), pb(rt, b, changes, cache_entries);
+  if (one_by_one) {
+    for (ProcessProgram* p : {&pa, &pb}) p->set_observer([](const Expansion&, std::size_t, const exec::Op&) {});
+  }
   sim::Simulation sim(1);
   exec::Executor ex(sim, mem);
   ex.start(a.cpu, pa);
@@ -123,6 +129,49 @@ TEST(ExpansionReuse, ChangesInAnotherDirectoryKeepTheExpansionsAndChangeNothing)
     EXPECT_LT(cached.expansions * 3, mixed.expansions * 2);  // 157 against 316 (2026-12-05)
     EXPECT_LT(cached.expansions * 2, none.expansions);
   }
+}
+
+// Runs of plain KOps handed to the executor at once (Program::take_run) are a host-time saving
+// only: the same run as with every Op made one by one, for every kernel and cache size.
+TEST(ExpansionRuns, ChangeNothing) {
+  for (const char* kernel : {"linux-2.6.35", "linux-2.6.38"}) {
+    SCOPED_TRACE(kernel);
+    for (std::size_t cache : {std::size_t{0}, ProcessProgram::kCacheEntries}) {
+      SCOPED_TRACE(cache);
+      const Outcome one_by_one = run(kernel, cache, "d", true);
+      EXPECT_GT(one_by_one.restarts + one_by_one.failed, 0u);  // the runs meet restarts and failures
+      EXPECT_EQ(run(kernel, cache, "d", false), one_by_one);
+    }
+  }
+}
+
+// compile(): each KOp's plain Op, where the run of plain KOps from it ends, and the counts.
+TEST(ExpansionRuns, CompileMarksTheRunsOfPlainKOps) {
+  Expansion e;
+  auto kop = [](KOpKind kind, LineId line) {
+    KOp k;
+    k.kind = kind;
+    k.line = line;
+    return k;
+  };
+  e.ops = {kop(KOpKind::kLoad, 1),   kop(KOpKind::kStore, 2), kop(KOpKind::kSpinLock, 3), kop(KOpKind::kCompute, 0),
+           kop(KOpKind::kAtomic, 4), kop(KOpKind::kLoad, 5),  kop(KOpKind::kSeqCheck, 6), kop(KOpKind::kSpinUnlock, 3)};
+  KOpRunner::compile(e);
+  EXPECT_EQ(e.run_end, (std::vector<std::uint32_t>{2, 2, 2, 6, 6, 6, 6, 7, 8}));
+  ASSERT_EQ(e.counts.size(), 9u);
+  EXPECT_EQ(e.counts[2].loads, 1u);
+  EXPECT_EQ(e.counts[2].stores, 1u);
+  EXPECT_EQ(e.counts[6].loads, 2u);
+  EXPECT_EQ(e.counts[6].rmw, 1u);
+  EXPECT_EQ(e.counts[8].loads, 2u);  // lock KOps count their Ops as they run, not here
+  EXPECT_EQ(e.plain[1].kind, exec::OpKind::kStore);
+  EXPECT_EQ(e.plain[1].line, 2u);
+  EXPECT_EQ(e.plain[4].kind, exec::OpKind::kRmwAdd);
+  EXPECT_EQ(e.plain[5].line, 5u);
+  // Compiled again after fewer KOps: sized to them.
+  e.ops.resize(2);
+  KOpRunner::compile(e);
+  EXPECT_EQ(e.run_end, (std::vector<std::uint32_t>{2, 2, 2}));
 }
 
 }  // namespace

@@ -332,6 +332,7 @@ static_assert(in_sys_order() && std::size(kExpanders) == static_cast<std::size_t
 
 void SyscallExpander::expand(const Syscall& s, Process& p, bool force_ref, Expansion& out, WalkStats& stats) {
   out.ops.clear();
+  out.run_end.clear();  // not compiled until KOpRunner::compile
   out.failed = false;
   Emitter e(vfs_, out.ops, p.cpu, cost_scale_);
   Ctx c{e, p, vfs_, opts_, stats, force_ref, out};

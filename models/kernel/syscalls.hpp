@@ -4,16 +4,30 @@
 // again against the tree as it then is.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
+#include "models/exec/op.hpp"
 #include "models/kernel/path_walk.hpp"
 #include "models/kernel/syscall.hpp"
 
 namespace walksim::kernel {
 
+// The loads, stores and locked RMWs of the plain KOps before a KOp (Expansion::counts).
+struct PlainCounts {
+  std::uint32_t loads = 0, stores = 0, rmw = 0;
+};
+
 struct Expansion {
   std::vector<KOp> ops;
   bool failed = false;  // the call returns an error (ENOENT, EBADF...)
+  // The expansion compiled for replay (KOpRunner::compile; expand() clears it): plain[i] is the
+  // exec Op of KOp i when that KOp is one Op whose result nothing reads (a plain KOp), run_end[i]
+  // the first KOp at or after i that is not plain (run_end[n] = n), counts[i] the plain KOps'
+  // operations before i. A run of plain KOps is handed to the executor at once (Program::take_run).
+  std::vector<exec::Op> plain;
+  std::vector<std::uint32_t> run_end;
+  std::vector<PlainCounts> counts;
 };
 
 class SyscallExpander {
