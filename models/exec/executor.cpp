@@ -241,13 +241,7 @@ void Executor::run_thread(CpuId cpu) {
       t.has_pending = false;
     } else if (t.run.begin != t.run.end) {
       // The program's run, replayed without asking the program for each operation.
-      const Op& op = *t.run.begin++;
-      std::uint64_t* result = t.run.results != nullptr ? t.run.results++ : nullptr;
-      if (!execute(cpu, t, op)) {
-        t.pending_result = result;  // it waits as the pending op: its result is kept when it completes
-        return;
-      }
-      if (result != nullptr) *result = t.last_result;
+      if (!execute(cpu, t, *t.run.begin++)) return;
       continue;
     } else if (t.finishing) {
       if (!t.store_buffer.empty()) {
@@ -265,10 +259,6 @@ void Executor::run_thread(CpuId cpu) {
       t.run = t.program->take_run();
     }
     if (!execute(cpu, t, t.pending)) return;
-    if (t.pending_result != nullptr) {
-      *t.pending_result = t.last_result;
-      t.pending_result = nullptr;
-    }
   }
 }
 

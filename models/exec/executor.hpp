@@ -123,9 +123,8 @@ class Executor final : public sim::EventHandler {
     bool has_pending = false;  // an op to retry (a spin-wait woken by a write)
     Op pending;
     Program::Run run;  // the rest of the run the program handed out with its last op (Program::take_run)
-    std::uint64_t* pending_result = nullptr;  // where the pending op's result goes (a run's op that parked)
-    CoreSpeed speed;                          // private work and cache hits run at this speed
-    Picos issue = 0;                          // a store's or prefetch's issue cycle at that speed
+    CoreSpeed speed;   // private work and cache hits run at this speed
+    Picos issue = 0;   // a store's or prefetch's issue cycle at that speed
     ThreadStats stats;
     // Effect at grant: the line whose queue holds the pending op, when the op was first issued,
     // and the stores still buffered. Events carry a generation so that a superseded one is ignored.

@@ -95,13 +95,10 @@ class Program {
   // read from its compiled expansion), which spares the executor a call per operation. The
   // executor takes the run at once (take_run empties it); the operations stay valid until next()
   // is called again. The clock the program sees (now()) is not updated within a run, nor is
-  // next_is_own asked: a program hands out a run only where neither would be read. The last
-  // operation's result is next()'s `last_result` as usual; a program that needs the others' too
-  // (a seqcount's value at its begin) gives `results`, where the executor writes each one's.
+  // next_is_own asked: a program hands out a run only where neither would be read.
   struct Run {
     const Op* begin = nullptr;
     const Op* end = nullptr;
-    std::uint64_t* results = nullptr;  // one per operation, or none
   };
   Run take_run() {
     const Run r = run_;
@@ -122,7 +119,7 @@ class Program {
 
  protected:
   // Called by next() with the operations that follow the one it returns (see take_run).
-  void hand_out_run(const Run& run) { run_ = run; }
+  void hand_out_run(const Op* begin, const Op* end) { run_ = {begin, end}; }
 
  private:
   Picos now_ = 0;

@@ -20,53 +20,36 @@ using sim::from_ns;
 using testing::Rig;
 
 // Hands out `ops` in runs of `run` operations (1: one by one, as next() alone would).
-// Keeps the operations' results: an operation next() handed out alone reports it to the next
-// next(), a run's operations through the run's results (the executor writes them). The operation
-// next() hands out with a run gets no result back (a program hands out a run only after an
-// operation whose result it does not read).
 class InRuns : public Program {
  public:
-  InRuns(std::vector<Op> ops, std::size_t run) : ops_(std::move(ops)), run_(run), results_(ops_.size(), kUnset) {}
-  bool next(std::uint64_t last, Op& out) override {
+  InRuns(std::vector<Op> ops, std::size_t run) : ops_(std::move(ops)), run_(run) {}
+  bool next(std::uint64_t, Op& out) override {
     ++asked_;
-    if (i_ > 0 && !last_in_run_) results_[i_ - 1] = last;
     if (i_ >= ops_.size()) return false;
     out = ops_[i_++];
-    last_in_run_ = false;
     const std::size_t end = std::min(ops_.size(), i_ + run_ - 1);
     if (end > i_) {
-      without_result_.push_back(i_ - 1);
-      hand_out_run({ops_.data() + i_, ops_.data() + end, results_.data() + i_});
+      hand_out_run(ops_.data() + i_, ops_.data() + end);
       i_ = end;
-      last_in_run_ = true;
     }
     return true;
   }
   bool next_is_own(std::uint64_t) const override { return i_ < ops_.size(); }
   std::size_t asked() const { return asked_; }
-  // Every operation's result, but kUnset for those handed out with a run.
-  const std::vector<std::uint64_t>& results() const { return results_; }
-  const std::vector<std::size_t>& without_result() const { return without_result_; }
-  static constexpr std::uint64_t kUnset = ~std::uint64_t{0};
 
  private:
   std::vector<Op> ops_;
   std::size_t run_;
-  std::vector<std::uint64_t> results_;
-  std::vector<std::size_t> without_result_;
   std::size_t i_ = 0;
   std::size_t asked_ = 0;
-  bool last_in_run_ = false;
 };
 
 // Thread c's operations: its own line read and written, private work, and every few operations
 // a load, a store or a locked add on a line all four threads share, so that runs meet misses,
-// stores waiting in the store buffer, queued grants and the other threads' events. Half way, the
-// other threads wait (parked, within their runs) until thread 0 has raised `flag`.
-std::vector<Op> ops_of(CpuId c, LineId own, LineId shared, LineId flag) {
+// stores waiting in the store buffer, queued grants and the other threads' events.
+std::vector<Op> ops_of(CpuId c, LineId own, LineId shared) {
   std::vector<Op> ops;
   for (std::uint32_t i = 0; i < 60; ++i) {
-    if (i == 30) ops.push_back(c == 0 ? Op::store(flag, 1) : Op::spin_until(flag, 1));
     ops.push_back(Op::load(own));
     ops.push_back(Op::compute(from_ns(1 + c)));
     ops.push_back(Op::store(own, i));
@@ -83,19 +66,17 @@ struct Outcome {
       threads;  // finished, ops, loads, stores, atomics, misses, memory stall
   std::uint64_t events = 0;
   std::uint64_t shared_word = 0;
-  std::size_t asked = 0;                            // next() calls of all threads (fewer with longer runs)
-  std::vector<std::vector<std::uint64_t>> results;  // every operation's, per thread
-  std::vector<std::vector<std::size_t>> without_result;
+  std::size_t asked = 0;  // next() calls of all threads (fewer with longer runs)
 };
 
 Outcome run(std::size_t run_length, Picos run_ahead) {
   Rig r(coherence::testing::chain(4, ProtocolKind::kDirectory));
   r.ex.set_run_ahead(run_ahead);
-  const LineId shared = r.mem.add_line(0), flag = r.mem.add_line(1);
+  const LineId shared = r.mem.add_line(0);
   std::vector<std::unique_ptr<InRuns>> progs;
   for (CpuId c = 0; c < 4; ++c) {
     const LineId own = r.mem.add_line(static_cast<machine::NodeId>(c));
-    progs.push_back(std::make_unique<InRuns>(ops_of(c, own, shared, flag), run_length));
+    progs.push_back(std::make_unique<InRuns>(ops_of(c, own, shared), run_length));
   }
   for (CpuId c = 0; c < 4; ++c) r.ex.start(c, *progs[c]);
   r.ex.run();
@@ -104,8 +85,6 @@ Outcome run(std::size_t run_length, Picos run_ahead) {
     const ThreadStats& s = r.ex.stats(c);
     o.threads.emplace_back(s.finished, s.ops, s.loads, s.stores, s.atomics, s.misses, s.memory_stall);
     o.asked += progs[c]->asked();
-    o.results.push_back(progs[c]->results());
-    o.without_result.push_back(progs[c]->without_result());
   }
   o.events = r.sim.events_run();
   o.shared_word = r.ex.word(shared);
@@ -117,21 +96,12 @@ TEST(OpRuns, ReplayTheSameRunWhateverTheirLength) {
     SCOPED_TRACE(run_ahead);
     const Outcome one = run(1, run_ahead);
     EXPECT_GT(std::get<5>(one.threads[0]), 0u);  // the shared line misses: the runs meet other threads
-    for (const auto& thread : one.results) {
-      EXPECT_EQ(std::count(thread.begin(), thread.end(), InRuns::kUnset), 0);  // every result reported
-    }
     for (std::size_t len : {2u, 3u, 7u, 1000u}) {
       SCOPED_TRACE(len);
       const Outcome runs = run(len, run_ahead);
       EXPECT_EQ(runs.threads, one.threads);
       EXPECT_EQ(runs.events, one.events);
       EXPECT_EQ(runs.shared_word, one.shared_word);
-      // Every result but those of the operations handed out with a run, parked operations' included.
-      auto expected = one.results;
-      for (std::size_t c = 0; c < 4; ++c) {
-        for (std::size_t i : runs.without_result[c]) expected[c][i] = InRuns::kUnset;
-      }
-      EXPECT_EQ(runs.results, expected);
       EXPECT_LT(runs.asked, one.asked);  // the runs were taken, not asked for again
     }
   }

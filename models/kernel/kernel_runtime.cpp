@@ -183,7 +183,6 @@ void KOpRunner::begin(const Expansion& exp) {
   prim_ = nullptr;
   held_.clear();
   seq_seen_.clear();
-  run_begin_ = run_end_ = 0;
   aborting_ = false;
 }
 
@@ -194,35 +193,17 @@ void KOpRunner::compile(Expansion& exp) {
   exp.run_end.resize(n + 1);
   exp.counts.resize(n + 1);
   ProcessStats counted;
-  std::uint32_t seq_begins = 0;
-  auto counts = [&] {
-    return PlainCounts{static_cast<std::uint32_t>(counted.loads), static_cast<std::uint32_t>(counted.stores),
-                       static_cast<std::uint32_t>(counted.atomic_rmw), seq_begins};
-  };
-  // Marks until the backward pass finds where each run ends: a KOp that goes on a run (its run
-  // goes on after it) and a seqcount check (its run ends with it).
-  constexpr std::uint32_t kInRun = UINT32_MAX, kEndsRun = UINT32_MAX - 1;
+  constexpr std::uint32_t kPlain = UINT32_MAX;  // until the backward pass finds the run's end
   for (std::size_t i = 0; i < n; ++i) {
-    exp.counts[i] = counts();
-    const KOp& k = exp.ops[i];
-    std::uint32_t& mark = exp.run_end[i];
-    mark = static_cast<std::uint32_t>(i);
-    if (plain_op(k, exp.plain[i], counted)) {
-      mark = kInRun;
-    } else if (k.kind == KOpKind::kSeqBegin || k.kind == KOpKind::kSeqCheck) {
-      // Their first Op, as start_kop makes it.
-      exp.plain[i] = k.kind == KOpKind::kSeqBegin ? Op::spin_until(k.line, 0, 1).on_word(k.word)  // wait while odd
-                                                  : Op::load(k.line).on_word(k.word);
-      ++counted.loads;
-      if (k.kind == KOpKind::kSeqBegin) ++seq_begins;
-      mark = k.kind == KOpKind::kSeqBegin ? kInRun : kEndsRun;
-    }
+    exp.counts[i] = {static_cast<std::uint32_t>(counted.loads), static_cast<std::uint32_t>(counted.stores),
+                     static_cast<std::uint32_t>(counted.atomic_rmw)};
+    exp.run_end[i] = plain_op(exp.ops[i], exp.plain[i], counted) ? kPlain : static_cast<std::uint32_t>(i);
   }
-  exp.counts[n] = counts();
+  exp.counts[n] = {static_cast<std::uint32_t>(counted.loads), static_cast<std::uint32_t>(counted.stores),
+                   static_cast<std::uint32_t>(counted.atomic_rmw)};
   exp.run_end[n] = static_cast<std::uint32_t>(n);
   for (std::size_t i = n; i-- > 0;) {
-    if (exp.run_end[i] == kInRun) exp.run_end[i] = exp.run_end[i + 1];
-    if (exp.run_end[i] == kEndsRun) exp.run_end[i] = static_cast<std::uint32_t>(i + 1);
+    if (exp.run_end[i] == kPlain) exp.run_end[i] = exp.run_end[i + 1];
   }
 }
 
@@ -251,14 +232,6 @@ void count(const Op& op, ProcessStats& stats) {
 std::uint64_t seq_key(const KOp& k) { return (std::uint64_t{k.line} << 32) | k.word; }
 
 }  // namespace
-
-void KOpRunner::take_run_results() {
-  for (std::uint32_t i = run_begin_; i < run_end_; ++i) {
-    const KOp& k = exp_->ops[i];
-    if (k.kind == KOpKind::kSeqBegin) seq_seen_.emplace_back(seq_key(k), run_results_[i]);
-  }
-  run_begin_ = run_end_ = 0;
-}
 
 bool KOpRunner::sync_step(CpuId cpu, std::uint64_t last, Op& out, ProcessStats& stats) {
   if (prim_->step(action_, cpu, call_, last, out)) {
@@ -446,11 +419,6 @@ bool KOpRunner::own_from(std::size_t i) const {
 }
 
 bool KOpRunner::seq_check_fails(const KOp& k, std::uint64_t last) const {
-  // The begins of a run whose results are not yet taken in (take_run_results) are the latest.
-  for (std::uint32_t i = run_end_; i-- > run_begin_;) {
-    const KOp& b = exp_->ops[i];
-    if (b.kind == KOpKind::kSeqBegin && seq_key(b) == seq_key(k)) return run_results_[i] != last;
-  }
   for (std::size_t i = seq_seen_.size(); i-- > 0;) {
     if (seq_seen_[i].first == seq_key(k)) return seq_seen_[i].second != last;
   }

@@ -78,9 +78,6 @@ class KOpRunner {
   // A KOp that is one plain Op (most KOps of an expansion) is made here, inline; the rest (locks,
   // multi-op KOps, the call's end, a restart) in next_in_loop, whose frame would cost every Op.
   Status next(KernelRuntime& rt, CpuId cpu, std::uint64_t last, exec::Op& out, ProcessStats& stats) {
-    if (run_end_ != run_begin_) [[unlikely]] {
-      take_run_results();
-    }
     if (prim_ == nullptr && phase_ == Phase::kNotStarted && !aborting_ && index_ < exp_->ops.size() &&
         plain_op(exp_->ops[index_], out, stats)) {
       current_ = index_++;
@@ -103,14 +100,10 @@ class KOpRunner {
   std::size_t current() const { return current_; }
   // Compiles `exp` for replay (Expansion::plain, run_end, counts), reusing its vectors' storage.
   static void compile(Expansion& exp);
-  // After next() handed out an Op: the Ops of the KOps of the run that comes next (Expansion::
-  // run_end), handed out now, when the next next() would make them from the compiled expansion
-  // alone whatever the results (no primitive's or multi-op KOp's step in progress, not unwinding):
-  // they are counted and the runner moves past them; a run that ends with a seqcount check leaves
-  // the runner as if that check's load had just been made (the next next() checks its result). A
-  // run with seqcount begins asks for every result: the begins' values are taken in at the next
-  // next() (seq_check_fails looks at them before). Empty when there is no run or the expansion is
-  // not compiled.
+  // After next() handed out an Op: the Ops of the plain KOps that come next, handed out now, when
+  // the next next() would make them from the compiled expansion alone whatever the results (no
+  // primitive's or multi-op KOp's step in progress, not unwinding): they are counted and the
+  // runner moves past them. Empty when there are none or the expansion is not compiled.
   exec::Program::Run take_plain_run(ProcessStats& stats) {
     if (prim_ != nullptr || phase_ != Phase::kNotStarted || aborting_ || exp_->run_end.size() != exp_->ops.size() + 1) {
       return {};
@@ -123,21 +116,9 @@ class KOpRunner {
     stats.loads += b.loads - a.loads;
     stats.stores += b.stores - a.stores;
     stats.atomic_rmw += b.rmw - a.rmw;
+    index_ = end;
     current_ = end - 1;
-    if (exp_->ops[end - 1].kind == KOpKind::kSeqCheck) {
-      index_ = end - 1;
-      phase_ = Phase::kFirstOpOut;
-    } else {
-      index_ = end;
-    }
-    exec::Program::Run run{exp_->plain.data() + begin, exp_->plain.data() + end};
-    if (b.seq_begins != a.seq_begins) {
-      if (run_results_.size() < exp_->ops.size()) run_results_.resize(exp_->ops.size());
-      run.results = run_results_.data() + begin;
-      run_begin_ = begin;
-      run_end_ = end;
-    }
-    return run;
+    return {exp_->plain.data() + begin, exp_->plain.data() + end};
   }
 
  private:
@@ -197,8 +178,6 @@ class KOpRunner {
     }
   }
   bool start_kop(KernelRuntime& rt, CpuId cpu, const KOp& k, exec::Op& out, ProcessStats& stats);
-  // The seqcount begins of the last run handed out with results: their values remembered, in order.
-  void take_run_results();
   bool sync_step(CpuId cpu, std::uint64_t last, exec::Op& out, ProcessStats& stats);
   bool next_is_own_beyond_start(std::uint64_t last) const;
   // The KOps whose Ops are made from the expansion and the runner's own state alone: every kind but
@@ -239,10 +218,6 @@ class KOpRunner {
   std::uint64_t scratch_ = 0;
   std::vector<Held> held_;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> seq_seen_;  // (line<<32|word) -> value at begin
-  // The last run handed out with results ([run_begin_, run_end_) of the expansion), until its
-  // seqcount begins are taken into seq_seen_, and the executor's results, by KOp.
-  std::uint32_t run_begin_ = 0, run_end_ = 0;
-  std::vector<std::uint64_t> run_results_;
   bool aborting_ = false;
 };
 

@@ -101,7 +101,7 @@ bool ProcessProgram::next(std::uint64_t last_result, exec::Op& out) {
             observer_(*active_exp_, runner_.current(), out);  // a trace sees every Op made one by one
           } else {
             const exec::Program::Run run = runner_.take_plain_run(stats_);
-            if (run.begin != run.end) hand_out_run(run);
+            if (run.begin != run.end) hand_out_run(run.begin, run.end);
           }
           return true;
         case KOpRunner::Status::kRestart:

@@ -33,9 +33,8 @@ struct Outcome {
 // `changer_dir`: the directory the other process renames and creates in ("d": the reader's).
 // `one_by_one`: every Op made by next(), none handed out in a run of plain KOps (a traced process,
 // one with an observer, is run so).
-// `run_ahead`: the executor's window (Executor::set_run_ahead; default: step by step).
 Outcome run(const std::string& kernel, std::size_t cache_entries, const std::string& changer_dir = "d",
-            bool one_by_one = false, sim::Picos run_ahead = exec::Executor::kRunAheadOff) {
+            bool one_by_one = false) {
   machine::Machine m(machine::load_machine("nehalem-ep-2s8c", testing::machine_dirs()));
   const KernelSpec k = load_kernel(kernel, testing::kernel_dirs());
   coherence::MemorySystem mem(m, false);
@@ -84,7 +83,6 @@ Outcome run(const std::string& kernel, std::size_t cache_entries, const std::str
   }
   sim::Simulation sim(1);
   exec::Executor ex(sim, mem);
-  ex.set_run_ahead(run_ahead);
   ex.start(a.cpu, pa);
   ex.start(b.cpu, pb);
   ex.run();
@@ -133,27 +131,22 @@ TEST(ExpansionReuse, ChangesInAnotherDirectoryKeepTheExpansionsAndChangeNothing)
   }
 }
 
-// Runs of KOps handed to the executor at once (Program::take_run) are a host-time saving only: the
-// same run as with every Op made one by one, seqcount checks that fail and restart included.
+// Runs of plain KOps handed to the executor at once (Program::take_run) are a host-time saving
+// only: the same run as with every Op made one by one, for every kernel and cache size.
 TEST(ExpansionRuns, ChangeNothing) {
   for (const char* kernel : {"linux-2.6.35", "linux-2.6.38"}) {
     SCOPED_TRACE(kernel);
     for (std::size_t cache : {std::size_t{0}, ProcessProgram::kCacheEntries}) {
-      // Stepped, with the exact run-ahead (which asks whether a failed check comes next before the
-      // run's seqcount values are taken in), and with a window that is an approximation.
-      for (sim::Picos ahead : {exec::Executor::kRunAheadOff, exec::Executor::kRunAheadExact, sim::from_ns(20)}) {
-        SCOPED_TRACE(::testing::Message() << "cache " << cache << ", run-ahead " << ahead);
-        const Outcome one_by_one = run(kernel, cache, "d", true, ahead);
-        EXPECT_GT(one_by_one.restarts + one_by_one.failed, 0u);  // the runs meet restarts and failures
-        EXPECT_EQ(run(kernel, cache, "d", false, ahead), one_by_one);
-      }
+      SCOPED_TRACE(cache);
+      const Outcome one_by_one = run(kernel, cache, "d", true);
+      EXPECT_GT(one_by_one.restarts + one_by_one.failed, 0u);  // the runs meet restarts and failures
+      EXPECT_EQ(run(kernel, cache, "d", false), one_by_one);
     }
   }
 }
 
-// compile(): each KOp's Op where it goes on a run, where the run from it ends (a seqcount check
-// ends one, a lock KOp stops one), and the counts before each KOp.
-TEST(ExpansionRuns, CompileMarksTheRunsAndTheirEnds) {
+// compile(): each KOp's plain Op, where the run of plain KOps from it ends, and the counts.
+TEST(ExpansionRuns, CompileMarksTheRunsOfPlainKOps) {
   Expansion e;
   auto kop = [](KOpKind kind, LineId line) {
     KOp k;
@@ -161,73 +154,24 @@ TEST(ExpansionRuns, CompileMarksTheRunsAndTheirEnds) {
     k.line = line;
     return k;
   };
-  e.ops = {kop(KOpKind::kLoad, 1),    kop(KOpKind::kSeqBegin, 2),  kop(KOpKind::kStore, 3), kop(KOpKind::kSpinLock, 4),
-           kop(KOpKind::kCompute, 0), kop(KOpKind::kAtomic, 5),    kop(KOpKind::kLoad, 6),  kop(KOpKind::kSeqCheck, 2),
-           kop(KOpKind::kLoad, 7),    kop(KOpKind::kSpinUnlock, 4)};
+  e.ops = {kop(KOpKind::kLoad, 1),   kop(KOpKind::kStore, 2), kop(KOpKind::kSpinLock, 3), kop(KOpKind::kCompute, 0),
+           kop(KOpKind::kAtomic, 4), kop(KOpKind::kLoad, 5),  kop(KOpKind::kSeqCheck, 6), kop(KOpKind::kSpinUnlock, 3)};
   KOpRunner::compile(e);
-  EXPECT_EQ(e.run_end, (std::vector<std::uint32_t>{3, 3, 3, 3, 8, 8, 8, 8, 9, 9, 10}));
-  ASSERT_EQ(e.counts.size(), 11u);
-  auto counts = [](const PlainCounts& c) { return std::tuple{c.loads, c.stores, c.rmw, c.seq_begins}; };
-  EXPECT_EQ(counts(e.counts[3]), std::tuple(2u, 1u, 0u, 1u));
-  EXPECT_EQ(counts(e.counts[8]), std::tuple(4u, 1u, 1u, 1u));   // the check's load counted
-  EXPECT_EQ(counts(e.counts[10]), std::tuple(5u, 1u, 1u, 1u));  // lock KOps count their Ops as they run
-  EXPECT_EQ(e.plain[1].kind, exec::OpKind::kSpinUntil);         // a begin waits while the count is odd
-  EXPECT_EQ(e.plain[1].mask, 1u);
-  EXPECT_EQ(e.plain[2].kind, exec::OpKind::kStore);
-  EXPECT_EQ(e.plain[2].line, 3u);
-  EXPECT_EQ(e.plain[5].kind, exec::OpKind::kRmwAdd);
-  EXPECT_EQ(e.plain[7].kind, exec::OpKind::kLoad);
-  EXPECT_EQ(e.plain[7].line, 2u);
+  EXPECT_EQ(e.run_end, (std::vector<std::uint32_t>{2, 2, 2, 6, 6, 6, 6, 7, 8}));
+  ASSERT_EQ(e.counts.size(), 9u);
+  EXPECT_EQ(e.counts[2].loads, 1u);
+  EXPECT_EQ(e.counts[2].stores, 1u);
+  EXPECT_EQ(e.counts[6].loads, 2u);
+  EXPECT_EQ(e.counts[6].rmw, 1u);
+  EXPECT_EQ(e.counts[8].loads, 2u);  // lock KOps count their Ops as they run, not here
+  EXPECT_EQ(e.plain[1].kind, exec::OpKind::kStore);
+  EXPECT_EQ(e.plain[1].line, 2u);
+  EXPECT_EQ(e.plain[4].kind, exec::OpKind::kRmwAdd);
+  EXPECT_EQ(e.plain[5].line, 5u);
   // Compiled again after fewer KOps: sized to them.
   e.ops.resize(2);
   KOpRunner::compile(e);
   EXPECT_EQ(e.run_end, (std::vector<std::uint32_t>{2, 2, 2}));
-}
-
-// A run that ends with a seqcount check hands its begin's value back through the results; the
-// run-ahead may ask what comes after the check before the next next() takes that value in, and the
-// answer must already be the check's.
-TEST(ExpansionRuns, ACheckThatEndsARunSeesTheValueItsBeginReadInTheRun) {
-  machine::Machine m(machine::load_machine("nehalem-ep-2s8c", testing::machine_dirs()));
-  const KernelSpec k = load_kernel("linux-2.6.38", testing::kernel_dirs());
-  coherence::MemorySystem mem(m, false);
-  Vfs vfs(mem, k);
-  KernelRuntime rt(vfs, {});
-  auto kop = [](KOpKind kind, LineId line) {
-    KOp op;
-    op.kind = kind;
-    op.line = line;
-    return op;
-  };
-  Expansion e;
-  e.ops = {kop(KOpKind::kCompute, 0), kop(KOpKind::kSeqBegin, 2), kop(KOpKind::kLoad, 3), kop(KOpKind::kSeqCheck, 2),
-           kop(KOpKind::kLoad, 4)};
-  KOpRunner::compile(e);
-  for (const std::uint64_t at_check : {4u, 6u}) {
-    SCOPED_TRACE(at_check);
-    KOpRunner r;
-    r.begin(e);
-    ProcessStats stats;
-    exec::Op op;
-    ASSERT_EQ(r.next(rt, 0, 0, op, stats), KOpRunner::Status::kOp);  // the private work
-    const exec::Program::Run run = r.take_plain_run(stats);
-    ASSERT_EQ(run.end - run.begin, 3);  // the begin, the load, the check
-    ASSERT_NE(run.results, nullptr);
-    run.results[0] = 4;  // as the executor writes them: the count at the begin, ...
-    run.results[1] = 0;
-    run.results[2] = at_check;                          // ... and at the check
-    EXPECT_EQ(r.next_is_own(at_check), at_check == 4);  // a failed check unwinds: not the program's own
-    const KOpRunner::Status status = r.next(rt, 0, at_check, op, stats);
-    if (at_check == 4) {
-      ASSERT_EQ(status, KOpRunner::Status::kOp);
-      EXPECT_EQ(op.line, 4u);
-      EXPECT_EQ(stats.seq_retries, 0u);
-    } else {
-      EXPECT_EQ(status, KOpRunner::Status::kRestart);  // rcu-walk gives up: the call restarts in ref-walk
-      EXPECT_EQ(stats.seq_retries, 1u);
-    }
-    EXPECT_EQ(stats.loads, at_check == 4 ? 4u : 3u);
-  }
 }
 
 }  // namespace

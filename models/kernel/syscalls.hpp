@@ -13,21 +13,18 @@
 
 namespace walksim::kernel {
 
-// The loads, stores and locked RMWs of the KOps of runs before a KOp, and their seqcount begins
-// (Expansion::counts).
+// The loads, stores and locked RMWs of the plain KOps before a KOp (Expansion::counts).
 struct PlainCounts {
-  std::uint32_t loads = 0, stores = 0, rmw = 0, seq_begins = 0;
+  std::uint32_t loads = 0, stores = 0, rmw = 0;
 };
 
 struct Expansion {
   std::vector<KOp> ops;
   bool failed = false;  // the call returns an error (ENOENT, EBADF...)
   // The expansion compiled for replay (KOpRunner::compile; expand() clears it): plain[i] is the
-  // exec Op of KOp i when that KOp is one Op whose making reads no result before it (a plain KOp:
-  // one Op whose result nothing reads; or a seqcount begin or check), run_end[i] the end of the run
-  // of such KOps from i (the first KOp that is not one, or just past the first check, whose result
-  // decides what comes next; run_end[n] = n), counts[i] the runs' operations before i. A run is
-  // handed to the executor at once (Program::take_run).
+  // exec Op of KOp i when that KOp is one Op whose result nothing reads (a plain KOp), run_end[i]
+  // the first KOp at or after i that is not plain (run_end[n] = n), counts[i] the plain KOps'
+  // operations before i. A run of plain KOps is handed to the executor at once (Program::take_run).
   std::vector<exec::Op> plain;
   std::vector<std::uint32_t> run_end;
   std::vector<PlainCounts> counts;
