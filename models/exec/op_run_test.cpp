@@ -46,10 +46,12 @@ class InRuns : public Program {
 
 // Thread c's operations: its own line read and written, private work, and every few operations
 // a load, a store or a locked add on a line all four threads share, so that runs meet misses,
-// stores waiting in the store buffer, queued grants and the other threads' events.
-std::vector<Op> ops_of(CpuId c, LineId own, LineId shared) {
+// stores waiting in the store buffer, queued grants and the other threads' events. Half way, the
+// other threads wait (parked, within their runs) until thread 0 has raised `flag`.
+std::vector<Op> ops_of(CpuId c, LineId own, LineId shared, LineId flag) {
   std::vector<Op> ops;
   for (std::uint32_t i = 0; i < 60; ++i) {
+    if (i == 30) ops.push_back(c == 0 ? Op::store(flag, 1) : Op::spin_until(flag, 1));
     ops.push_back(Op::load(own));
     ops.push_back(Op::compute(from_ns(1 + c)));
     ops.push_back(Op::store(own, i));
@@ -72,11 +74,11 @@ struct Outcome {
 Outcome run(std::size_t run_length, Picos run_ahead) {
   Rig r(coherence::testing::chain(4, ProtocolKind::kDirectory));
   r.ex.set_run_ahead(run_ahead);
-  const LineId shared = r.mem.add_line(0);
+  const LineId shared = r.mem.add_line(0), flag = r.mem.add_line(1);
   std::vector<std::unique_ptr<InRuns>> progs;
   for (CpuId c = 0; c < 4; ++c) {
     const LineId own = r.mem.add_line(static_cast<machine::NodeId>(c));
-    progs.push_back(std::make_unique<InRuns>(ops_of(c, own, shared), run_length));
+    progs.push_back(std::make_unique<InRuns>(ops_of(c, own, shared, flag), run_length));
   }
   for (CpuId c = 0; c < 4; ++c) r.ex.start(c, *progs[c]);
   r.ex.run();

@@ -33,8 +33,9 @@ struct Outcome {
 // `changer_dir`: the directory the other process renames and creates in ("d": the reader's).
 // `one_by_one`: every Op made by next(), none handed out in a run of plain KOps (a traced process,
 // one with an observer, is run so).
+// `run_ahead`: the executor's window (Executor::set_run_ahead; default: step by step).
 Outcome run(const std::string& kernel, std::size_t cache_entries, const std::string& changer_dir = "d",
-            bool one_by_one = false) {
+            bool one_by_one = false, sim::Picos run_ahead = exec::Executor::kRunAheadOff) {
   machine::Machine m(machine::load_machine("nehalem-ep-2s8c", testing::machine_dirs()));
   const KernelSpec k = load_kernel(kernel, testing::kernel_dirs());
   coherence::MemorySystem mem(m, false);
@@ -83,6 +84,7 @@ Outcome run(const std::string& kernel, std::size_t cache_entries, const std::str
   }
   sim::Simulation sim(1);
   exec::Executor ex(sim, mem);
+  ex.set_run_ahead(run_ahead);
   ex.start(a.cpu, pa);
   ex.start(b.cpu, pb);
   ex.run();
@@ -137,10 +139,14 @@ TEST(ExpansionRuns, ChangeNothing) {
   for (const char* kernel : {"linux-2.6.35", "linux-2.6.38"}) {
     SCOPED_TRACE(kernel);
     for (std::size_t cache : {std::size_t{0}, ProcessProgram::kCacheEntries}) {
-      SCOPED_TRACE(cache);
-      const Outcome one_by_one = run(kernel, cache, "d", true);
-      EXPECT_GT(one_by_one.restarts + one_by_one.failed, 0u);  // the runs meet restarts and failures
-      EXPECT_EQ(run(kernel, cache, "d", false), one_by_one);
+      // Stepped, with the exact run-ahead (which peeks at a run's head), and with a window that is
+      // an approximation.
+      for (sim::Picos ahead : {exec::Executor::kRunAheadOff, exec::Executor::kRunAheadExact, sim::from_ns(20)}) {
+        SCOPED_TRACE(::testing::Message() << "cache " << cache << ", run-ahead " << ahead);
+        const Outcome one_by_one = run(kernel, cache, "d", true, ahead);
+        EXPECT_GT(one_by_one.restarts + one_by_one.failed, 0u);  // the runs meet restarts and failures
+        EXPECT_EQ(run(kernel, cache, "d", false, ahead), one_by_one);
+      }
     }
   }
 }
