@@ -17,19 +17,11 @@ class SetAssocCache {
 
   // True if present; a hit makes the line most recently used.
   bool touch(LineId line) {
-    const std::uint32_t tag = line + 1;
-    // The way of the last hit first: a core's next access is mostly to the line of its last one,
-    // and a line has one way at most, so a tag that matches there is that line's way.
-    Way& last = ways_array_[last_hit_];
-    if (last.tag == tag) {
-      last.stamp = next_stamp();
-      return true;
-    }
     Way* set = set_of(line);
+    const std::uint32_t tag = line + 1;
     for (std::uint32_t w = 0; w < ways_; ++w) {
       if (set[w].tag == tag) {
         set[w].stamp = next_stamp();
-        last_hit_ = static_cast<std::size_t>(set - ways_array_.get()) + w;
         return true;
       }
     }
@@ -81,7 +73,6 @@ class SetAssocCache {
   std::uint32_t ways_;
   bool pow2_;
   std::unique_ptr<Way[], Free> ways_array_;  // sets_ * ways_
-  std::size_t last_hit_ = 0;                 // the way touch() found last (an index into ways_array_)
   std::uint32_t clock_ = 0;
 };
 
