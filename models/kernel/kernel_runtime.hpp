@@ -100,12 +100,13 @@ class KOpRunner {
   std::size_t current() const { return current_; }
   // Compiles `exp` for replay (Expansion::plain, run_end, counts), reusing its vectors' storage.
   static void compile(Expansion& exp);
+  static bool compiled(const Expansion& exp) { return exp.run_end.size() == exp.ops.size() + 1; }
   // After next() handed out an Op: the Ops of the plain KOps that come next, handed out now, when
   // the next next() would make them from the compiled expansion alone whatever the results (no
   // primitive's or multi-op KOp's step in progress, not unwinding): they are counted and the
   // runner moves past them. Empty when there are none or the expansion is not compiled.
   exec::Program::Run take_plain_run(ProcessStats& stats) {
-    if (prim_ != nullptr || phase_ != Phase::kNotStarted || aborting_ || exp_->run_end.size() != exp_->ops.size() + 1) {
+    if (prim_ != nullptr || phase_ != Phase::kNotStarted || aborting_ || !compiled(*exp_)) {
       return {};
     }
     const std::uint32_t begin = static_cast<std::uint32_t>(index_);

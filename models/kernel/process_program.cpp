@@ -31,7 +31,6 @@ const Expansion& ProcessProgram::expand(bool force_ref) {
   if (!sys_traits(current_.sys).cacheable || cache_entries_ == 0) {
     ++expansions_;
     rt_.expander().expand(current_, p_, force_ref, exp_, stats_.walk);
-    KOpRunner::compile(exp_);
     return exp_;
   }
   make_key(force_ref);
@@ -45,6 +44,10 @@ const Expansion& ProcessProgram::expand(bool force_ref) {
   }
   if (found && found->valid && vfs.reads_unchanged(found->reads)) {
     stats_.walk += found->delta;
+    // Compiled for runs on its first reuse: an expansion run once is run one Op at a time, since
+    // compiling it would cost more than its runs save (dbench's calls, which change the tree,
+    // are mostly expanded afresh) and its compiled form would be more host memory to miss in.
+    if (!KOpRunner::compiled(found->exp)) KOpRunner::compile(found->exp);
     return found->exp;
   }
   // Expand into the call's slot, or a new one, or the oldest (reusing its storage). A call that
@@ -74,7 +77,6 @@ const Expansion& ProcessProgram::expand(bool force_ref) {
     vfs.record_reads(&slot.reads);
     ++expansions_;
     rt_.expander().expand(current_, p_, force_ref, slot.exp, slot.delta);
-    KOpRunner::compile(slot.exp);
   }
   stats_.walk += slot.delta;
   slot.valid = generation == vfs.generation() && fd_generation == p_.fd_generation;
