@@ -177,6 +177,7 @@ sync::SyncPrimitive& KernelRuntime::primitive(const KOp& k) {
 
 void KOpRunner::begin(const Expansion& exp) {
   exp_ = &exp;
+  runs_ = compiled(exp);
   index_ = 0;
   current_ = 0;
   phase_ = Phase::kNotStarted;

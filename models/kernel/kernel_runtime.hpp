@@ -106,7 +106,7 @@ class KOpRunner {
   // primitive's or multi-op KOp's step in progress, not unwinding): they are counted and the
   // runner moves past them. Empty when there are none or the expansion is not compiled.
   exec::Program::Run take_plain_run(ProcessStats& stats) {
-    if (prim_ != nullptr || phase_ != Phase::kNotStarted || aborting_ || !compiled(*exp_)) {
+    if (!runs_ || prim_ != nullptr || phase_ != Phase::kNotStarted || aborting_) {
       return {};
     }
     const std::uint32_t begin = static_cast<std::uint32_t>(index_);
@@ -209,6 +209,7 @@ class KOpRunner {
   bool lock_step(CpuId cpu, std::uint64_t last, exec::Op& out, ProcessStats& stats);
 
   const Expansion* exp_ = nullptr;
+  bool runs_ = false;  // exp_ is compiled (begin): its runs are handed out
   std::size_t index_ = 0;
   std::size_t current_ = 0;  // the KOp of the last Op handed out
   Phase phase_ = Phase::kNotStarted;
