@@ -194,14 +194,16 @@ void KOpRunner::compile(Expansion& exp) {
   exp.run_end.resize(n + 1);
   exp.counts.resize(n + 1);
   ProcessStats counted;
+  auto counts = [&counted] {
+    return PlainCounts{static_cast<std::uint32_t>(counted.loads), static_cast<std::uint32_t>(counted.stores),
+                       static_cast<std::uint32_t>(counted.atomic_rmw)};
+  };
   constexpr std::uint32_t kPlain = UINT32_MAX;  // until the backward pass finds the run's end
   for (std::size_t i = 0; i < n; ++i) {
-    exp.counts[i] = {static_cast<std::uint32_t>(counted.loads), static_cast<std::uint32_t>(counted.stores),
-                     static_cast<std::uint32_t>(counted.atomic_rmw)};
+    exp.counts[i] = counts();
     exp.run_end[i] = plain_op(exp.ops[i], exp.plain[i], counted) ? kPlain : static_cast<std::uint32_t>(i);
   }
-  exp.counts[n] = {static_cast<std::uint32_t>(counted.loads), static_cast<std::uint32_t>(counted.stores),
-                   static_cast<std::uint32_t>(counted.atomic_rmw)};
+  exp.counts[n] = counts();
   exp.run_end[n] = static_cast<std::uint32_t>(n);
   for (std::size_t i = n; i-- > 0;) {
     if (exp.run_end[i] == kPlain) exp.run_end[i] = exp.run_end[i + 1];
