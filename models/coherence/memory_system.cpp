@@ -522,6 +522,7 @@ bool MemorySystem::owns_exclusively(CpuId cpu, LineId id) const {
 }
 
 bool MemorySystem::hits_privately(Picos at, CpuId cpu, LineId id, bool write) const {
+  if (floor_) return true;  // the floor's every access is served at once, by nobody
   const LineState& s = lines_[id];
   if (s.has_waiters) return false;
   // A hit on data still in flight for the core's own transaction waits for it, as long as no other

@@ -143,7 +143,7 @@ void Executor::set_core_speed(machine::CoreId core) {
     Thread& t = threads_[c];
     t.speed = speed;
     t.issue = speed(m.cycle());
-    t.runs_ahead = run_ahead_ > 0 && hosting <= 1 && !mem_.floor_mode();
+    t.runs_ahead = run_ahead_ > 0 && hosting <= 1;
     if (t.program) t.program->set_core_speed(speed);
   }
 }

@@ -54,7 +54,8 @@ class Executor final : public sim::EventHandler {
   // owns exclusively, all with an empty store buffer. Locked operations are never run ahead over:
   // on a contended line they are what a run measures (at 50 ns, a thread that kept an owned line
   // over its cmpxchgs made SSYNC's 2-thread CAS +27%). No run ahead on a core whose SMT siblings run
-  // programs (they share its caches), nor in the generation floor.
+  // programs (they share its caches). The generation floor runs ahead by the same rules over every
+  // access (it keeps no line state, so each is its own), as the simulation could at best.
   //   kRunAheadExact (the default): the window is the machine's shortest request leg less 1 ps
   // (Machine::miss_departure: no access another core issues at or after the next event takes
   // effect earlier), and events of one time run by rank, not by the order they were scheduled in,

@@ -55,9 +55,11 @@ std::vector<Picos> run_four(Rig& r, const std::vector<std::unique_ptr<P>>& progs
   return finished;
 }
 
-// Four threads on four nodes, each walking its own line at its own pace.
-Outcome walk(Picos run_ahead, bool own) {
+// Four threads on four nodes, each walking its own line at its own pace (in `floor` mode: walksim
+// bench's generation floor, every access 1 ns and no state).
+Outcome walk(Picos run_ahead, bool own, bool floor = false) {
   Rig r(coherence::testing::chain(4, ProtocolKind::kDirectory));
+  r.mem.set_floor_mode(floor);
   r.ex.set_run_ahead(run_ahead);
   Outcome o;
   std::vector<std::unique_ptr<Walker>> progs;
@@ -87,6 +89,18 @@ TEST(RunAhead, ThreadsThatShareNothingGetTheExactResultInFewerEvents) {
   bool out_of_order = false;
   for (std::size_t i = 1; i < ahead.asked.size(); ++i) out_of_order |= ahead.asked[i] < ahead.asked[i - 1];
   EXPECT_TRUE(out_of_order);
+}
+
+// The generation floor runs ahead as the simulation does, over every access (it keeps no state
+// another core's request could change): the same finish times in fewer turns. A floor that stepped
+// while the simulation ran ahead was no floor: the stat loop's simulation ran faster than it.
+TEST(RunAhead, TheFloorRunsAheadOverEveryAccess) {
+  const Outcome stepped = walk(0, true, true);
+  const Outcome ahead = walk(from_ns(100), true, true);
+  EXPECT_EQ(ahead.finished, stepped.finished);
+  EXPECT_LT(ahead.events * 3, stepped.events) << stepped.events << " events stepped, " << ahead.events << " ahead";
+  // Each access took the floor's 1 ns: 50 loads and 50 x (3 + c) ns of work.
+  for (CpuId c = 0; c < 4; ++c) EXPECT_EQ(ahead.finished[c], from_ns(50 * (1 + 3 + c))) << "CPU " << c;
 }
 
 // A thread past another's pending event may not run ahead over a miss: B stores to X at 50 ns (its

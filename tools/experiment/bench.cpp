@@ -185,7 +185,8 @@ void print_bench(const std::vector<BenchResult>& r, std::ostream& out) {
         b.floor_host_s, b.floor_mem_ops_per_s, b.overhead, b.peak_rss_mb, b.bytes_per_line);
   }
   fmt::print(out,
-             "host s, floor s: the simulation loop (the floor: the same operation streams, no timing or coherence;\n"
+             "host s, floor s: the simulation loop (the floor: the same operation streams, no timing or coherence,\n"
+             "every access its thread's own to run ahead over;\n"
              "floor ops/s: about the most the scenario could reach if timing and coherence cost nothing);\n"
              "setup s: loading the configs and building the machine state and the workload's files, before it.\n");
 }
