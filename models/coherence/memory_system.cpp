@@ -515,6 +515,7 @@ bool MemorySystem::request_beyond_hit(Picos now, CpuId cpu, LineId id, AccessKin
 }
 
 bool MemorySystem::owns_exclusively(CpuId cpu, LineId id) const {
+  if (floor_) return true;  // the floor's lines are every core's own: a store is performed at once
   const LineState& s = lines_[id];
   const CoreId c = m_.core_of(cpu);
   return s.holders.contains(c) && s.owner == static_cast<std::int32_t>(c) &&
@@ -541,6 +542,7 @@ bool MemorySystem::hits_privately(Picos at, CpuId cpu, LineId id, bool write) co
 }
 
 bool MemorySystem::served_at_once(Picos now, CpuId cpu, LineId id, AccessKind kind) {
+  if (floor_) return true;  // the floor keeps no state: nobody waits, no home is busy, nothing to plan
   LineState& s = lines_[id];
   const CoreId c = m_.core_of(cpu);
   if (!s.home_assigned) return true;

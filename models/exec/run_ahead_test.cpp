@@ -38,6 +38,25 @@ class Walker : public Program {
   int step_ = 0;
 };
 
+// `ops` times: two stores to its own line back to back, then `work` ns of private work.
+class Writer : public Program {
+ public:
+  Writer(LineId line, int ops, double work) : line_(line), ops_(ops), work_(work) {}
+  bool next(std::uint64_t, Op& out) override {
+    if (step_ >= 3 * ops_) return false;
+    out = step_ % 3 < 2 ? Op::store(line_, static_cast<std::uint64_t>(step_)) : Op::compute(from_ns(work_));
+    ++step_;
+    return true;
+  }
+  bool next_is_own(std::uint64_t) const override { return step_ < 3 * ops_; }
+
+ private:
+  LineId line_;
+  int ops_;
+  double work_;
+  int step_ = 0;
+};
+
 struct Outcome {
   std::vector<Picos> finished;
   std::vector<Picos> asked;  // every next() of every thread, in the order they were made
@@ -100,6 +119,29 @@ TEST(RunAhead, TheFloorRunsAheadOverEveryAccess) {
   EXPECT_EQ(ahead.finished, stepped.finished);
   EXPECT_LT(ahead.events * 3, stepped.events) << stepped.events << " events stepped, " << ahead.events << " ahead";
   // Each access took the floor's 1 ns: 50 loads and 50 x (3 + c) ns of work.
+  for (CpuId c = 0; c < 4; ++c) EXPECT_EQ(ahead.finished[c], from_ns(50 * (1 + 3 + c))) << "CPU " << c;
+}
+
+// In the floor every line is the core's own: a store is performed at once, so stores back to back
+// neither wait in the store buffer (a drain event each) nor end a thread's run ahead.
+TEST(RunAhead, TheFloorPerformsStoresAtOnce) {
+  auto run = [](Picos run_ahead) {
+    auto spec = coherence::testing::chain(4, ProtocolKind::kDirectory);
+    spec.clock_hz = 2e9;  // a store issues in 0.5 ns, before the floor's 1 ns access of the one before
+    Rig r(spec);
+    r.mem.set_floor_mode(true);
+    r.ex.set_run_ahead(run_ahead);
+    std::vector<std::unique_ptr<Writer>> progs;
+    for (CpuId c = 0; c < 4; ++c) progs.push_back(std::make_unique<Writer>(r.mem.add_line(c), 50, 3 + c));
+    Outcome o;
+    o.finished = run_four(r, progs, o.events);
+    return o;
+  };
+  const Outcome stepped = run(0);
+  const Outcome ahead = run(from_ns(100));
+  EXPECT_EQ(ahead.finished, stepped.finished);
+  EXPECT_LT(ahead.events * 3, stepped.events) << stepped.events << " events stepped, " << ahead.events << " ahead";
+  // Each store issues in one 0.5-ns cycle: 50 x (2 x 0.5 + 3 + c) ns.
   for (CpuId c = 0; c < 4; ++c) EXPECT_EQ(ahead.finished[c], from_ns(50 * (1 + 3 + c))) << "CPU " << c;
 }
 
