@@ -30,6 +30,9 @@ class ProcessProgram final : public exec::Program {
   // otherwise keep one of each, whose host memory and cache misses cost more than expanding again
   // (walksim bench, git-diff: 394 MB -> 123 MB and 1.4x faster with no cache than with unbounded).
   static constexpr std::size_t kCacheEntries = 16;
+  // The reuse of a kept expansion at which it is compiled into runs of plain operations
+  // (KOpRunner::compile; docs/performance.md, "Twenty-fifth step").
+  static constexpr std::uint32_t kCompileAtReuse = 2;
 
   // `cache_entries`: how many expansions of unchanged calls the process keeps for reuse (0: none).
   // Reuse is invisible in the results; it only saves host time.
@@ -67,6 +70,7 @@ class ProcessProgram final : public exec::Program {
     std::string key;
     std::size_t hash = 0;
     bool valid = false;  // false: expanded while the call changed the tree or its descriptors
+    std::uint32_t reuses = 0;  // since it was expanded
     // What of the tree and of the process's descriptor table the expansion read, in which version.
     std::vector<Vfs::TreeRead> reads;
     Expansion exp;
