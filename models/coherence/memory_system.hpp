@@ -89,7 +89,9 @@ class MemorySystem {
   MemorySystem(const machine::Machine& m, bool check);
 
   // The generation floor of `walksim bench`: every access costs one nanosecond and no state is
-  // kept, so a run measures what producing the operation streams costs without timing them.
+  // kept, so a run measures what producing the operation streams costs without timing them. Every
+  // line counts as every core's own (a private hit, a store performed at once), so the executor
+  // runs ahead over every access, as the simulation does over its hits.
   void set_floor_mode(bool on) { floor_ = on; }
   bool floor_mode() const { return floor_; }
   // The floor's access: served at once in a fixed 1 ns, nothing kept.
