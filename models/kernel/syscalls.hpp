@@ -21,11 +21,11 @@ struct PlainCounts {
 struct Expansion {
   std::vector<KOp> ops;
   bool failed = false;  // the call returns an error (ENOENT, EBADF...)
-  // The expansion compiled for replay (KOpRunner::compile, on its first reuse; expand() clears
-  // it): plain[i] is the
-  // exec Op of KOp i when that KOp is one Op whose result nothing reads (a plain KOp), run_end[i]
-  // the first KOp at or after i that is not plain (run_end[n] = n), counts[i] the plain KOps'
-  // operations before i. A run of plain KOps is handed to the executor at once (Program::take_run).
+  // The expansion compiled for replay (KOpRunner::compile, on its second reuse; expand() clears
+  // it): plain[i] is the exec Op of KOp i when that KOp is one Op whose result nothing reads (a
+  // plain KOp), run_end[i] the first KOp at or after i that is not plain (run_end[n] = n), counts[i]
+  // the plain KOps' operations before i. A run of plain KOps is handed to the executor at once
+  // (Program::take_run).
   std::vector<exec::Op> plain;
   std::vector<std::uint32_t> run_end;
   std::vector<PlainCounts> counts;
