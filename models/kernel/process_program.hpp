@@ -69,7 +69,7 @@ class ProcessProgram final : public exec::Program {
   struct Cached {
     std::string key;
     std::size_t hash = 0;
-    bool valid = false;  // false: expanded while the call changed the tree or its descriptors
+    bool valid = false;        // false: expanded while the call changed the tree or its descriptors
     std::uint32_t reuses = 0;  // since it was expanded
     // What of the tree and of the process's descriptor table the expansion read, in which version.
     std::vector<Vfs::TreeRead> reads;
