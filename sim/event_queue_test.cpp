@@ -141,5 +141,68 @@ TEST(EventQueue, RankedEventsOfOneTimeRunByRankWhateverOrderTheyWereScheduledIn)
   }
 }
 
+// The simulation's dispatch: the earliest event is taken as a hole, then the handler schedules
+// none, one or several events (the first fills the hole), ranked or not, or the hole is closed.
+// Against a reference list: events come out in (time, rank) order (an unranked event's rank is its
+// scheduling order), next_time() and next_rank() are the earliest pending event's while the hole is
+// open and after every change, and size() never counts the hole.
+TEST(EventQueue, DispatchedEventsAreReplacedOrRemovedInOrder) {
+  EventQueue q;
+  Rng rng(23);
+  struct Pending {
+    Picos time;
+    std::uint64_t rank;
+    std::uint64_t tag;
+    bool operator<(const Pending& o) const { return time != o.time ? time < o.time : rank < o.rank; }
+  };
+  std::vector<Pending> pending;
+  std::uint64_t tag = 0;
+  std::uint64_t seq = 0;  // the queue's own sequence numbers, for unranked pushes
+  auto check_front = [&] {
+    ASSERT_EQ(q.size(), pending.size());
+    ASSERT_EQ(q.empty(), pending.empty());
+    if (pending.empty()) {
+      ASSERT_EQ(q.next_time(), kNever);
+      return;
+    }
+    const Pending& first = *std::min_element(pending.begin(), pending.end());
+    ASSERT_EQ(q.next_time(), first.time);
+    ASSERT_EQ(q.next_rank(), first.rank);
+  };
+  auto push = [&](Picos t) {
+    // Half ranked (ranks far above the sequence numbers, as the executor's hashed ranks are, and
+    // unique), half in scheduling order.
+    if (rng.below(2) == 0) {
+      const std::uint64_t rank = (std::uint64_t{1} << 40) + tag;
+      q.push_ranked(t, rank, nullptr, tag);
+      pending.push_back({t, rank, tag++});
+    } else {
+      q.push(t, nullptr, tag);
+      pending.push_back({t, seq++, tag++});
+    }
+    check_front();
+  };
+  for (int i = 0; i < 64; ++i) push(static_cast<Picos>(rng.below(30)));
+  for (int step = 0; !pending.empty(); ++step) {
+    ASSERT_LT(step, 40000);
+    const Event e = q.take_top();
+    const auto want = std::min_element(pending.begin(), pending.end());
+    ASSERT_EQ(e.time, want->time);
+    ASSERT_EQ(e.tag, want->tag);
+    pending.erase(want);
+    check_front();  // the hole is not an event
+    // None (the queue shrinks), one (a yield) or two (a wake-up too); times equal to the
+    // dispatched one, near it, or far from it. From step 20000 fewer, so the queue drains.
+    const std::uint64_t pushes = step >= 20000 ? rng.below(2) : pending.size() < 16 ? 1 + rng.below(2) : rng.below(3);
+    for (std::uint64_t i = 0; i < pushes; ++i) {
+      const std::uint64_t shape = rng.below(3);
+      push(e.time + (shape == 0 ? 0 : shape == 1 ? static_cast<Picos>(rng.below(40)) : Picos{1} << rng.below(40)));
+    }
+    q.close_hole();
+    check_front();
+  }
+  EXPECT_TRUE(q.empty());
+}
+
 }  // namespace
 }  // namespace walksim::sim
