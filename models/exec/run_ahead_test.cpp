@@ -1,6 +1,7 @@
 // The executor's run-ahead: which operations it runs ahead over, and what it keeps exact.
 #include <gtest/gtest.h>
 
+#include <utility>
 #include <vector>
 
 #include "models/coherence/test_machines.hpp"
@@ -38,23 +39,21 @@ class Walker : public Program {
   int step_ = 0;
 };
 
-// `ops` times: two stores to its own line back to back, then `work` ns of private work.
-class Writer : public Program {
+// `pattern`, `times` times over, every operation its own.
+class Repeat : public Program {
  public:
-  Writer(LineId line, int ops, double work) : line_(line), ops_(ops), work_(work) {}
+  Repeat(std::vector<Op> pattern, std::size_t times) : pattern_(std::move(pattern)), total_(times * pattern_.size()) {}
   bool next(std::uint64_t, Op& out) override {
-    if (step_ >= 3 * ops_) return false;
-    out = step_ % 3 < 2 ? Op::store(line_, static_cast<std::uint64_t>(step_)) : Op::compute(from_ns(work_));
-    ++step_;
+    if (done_ == total_) return false;
+    out = pattern_[done_++ % pattern_.size()];
     return true;
   }
-  bool next_is_own(std::uint64_t) const override { return step_ < 3 * ops_; }
+  bool next_is_own(std::uint64_t) const override { return done_ < total_; }
 
  private:
-  LineId line_;
-  int ops_;
-  double work_;
-  int step_ = 0;
+  std::vector<Op> pattern_;
+  std::size_t total_;
+  std::size_t done_ = 0;
 };
 
 struct Outcome {
@@ -131,8 +130,12 @@ TEST(RunAhead, TheFloorPerformsStoresAtOnce) {
     Rig r(spec);
     r.mem.set_floor_mode(true);
     r.ex.set_run_ahead(run_ahead);
-    std::vector<std::unique_ptr<Writer>> progs;
-    for (CpuId c = 0; c < 4; ++c) progs.push_back(std::make_unique<Writer>(r.mem.add_line(c), 50, 3 + c));
+    std::vector<std::unique_ptr<Repeat>> progs;  // two stores back to back, then private work
+    for (CpuId c = 0; c < 4; ++c) {
+      const LineId line = r.mem.add_line(c);
+      progs.push_back(std::make_unique<Repeat>(
+          std::vector<Op>{Op::store(line, 1), Op::store(line, 2), Op::compute(from_ns(3 + c))}, 50));
+    }
     Outcome o;
     o.finished = run_four(r, progs, o.events);
     return o;
