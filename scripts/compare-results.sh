@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every shipped experiment (validation included) with ./build/walksim and compares each
+# Runs every shipped experiment (validation included) with ./build/walksim (or $WALKSIM) and compares each
 # results.json byte for byte with the one in REF_DIR/<experiment>/. For performance work: a change
 # that only makes the simulator faster must leave every results.json identical.
 #   scripts/compare-results.sh --save /tmp/ref    # before the change
@@ -37,6 +37,7 @@ else
   out=$(mktemp -d)
   trap 'rm -rf "$out"' EXIT
 fi
+walksim="${WALKSIM:-./build/walksim}"  # another binary: WALKSIM=/path/to/walksim
 status=0
 declare -A seen=()
 for e in experiments/*.yaml experiments/validation/*.yaml experiments/validation-libslock/*.yaml; do
@@ -48,7 +49,7 @@ for e in experiments/*.yaml experiments/validation/*.yaml experiments/validation
   # A directory walksim wrote is replaced by it (its .walksim-results marker); with --keep nothing
   # else is removed, so a foreign directory of an experiment's name makes that run fail.
   if $save; then dir="$ref/$n"; rm -rf "$dir"; fi
-  if ! ./build/walksim run -q ${run_args[@]+"${run_args[@]}"} "$e" -o "$dir" >/dev/null; then
+  if ! "$walksim" run -q ${run_args[@]+"${run_args[@]}"} "$e" -o "$dir" >/dev/null; then
     echo "FAILED to run $e"
     status=1
     continue

@@ -1,15 +1,17 @@
-// The pending-event set: a binary min-heap ordered by (time, rank). An event's rank is its
+// The pending-event set: a binary min-heap ordered by (time, rank, tag). An event's rank is its
 // sequence number unless its scheduler gives one (push_ranked): ties are then first scheduled,
 // first run, whatever the heap's internal order, since (time, seq) is a total order. A scheduler
 // whose ties must not depend on the order it scheduled them in (the executor: a thread running
 // ahead schedules in another order than one stepping) ranks its events by what they are; two
-// events of one time and one given rank come out in an order the heap's history decides.
+// events of one time and one given rank (a thread's superseded turn beside its live one) then
+// leave in the order of their tags. So the order in which events leave is a property of the events,
+// not of the heap's history: any correct queue of this order dispatches the same sequence.
 //
 // A simulation of N threads keeps about N events pending and replaces the earliest per step, so
 // pop is the hot operation. It moves the hole left by the root down to a leaf along the smaller
-// children (one branch-free compare per level, the pair compared as one 128-bit key), then lets
+// children (one compare per level, (time, rank) compared as one 128-bit key), then lets
 // the last element rise from there (Floyd's method): about half the compares of sifting the last
-// element down from the root, and no hard-to-predict branch per level.
+// element down from the root.
 #pragma once
 
 #include <cstdint>
@@ -25,7 +27,7 @@ struct Event {
   Picos time;
   std::uint64_t rank;  // ties of time: the lower first (the sequence number unless given)
   EventHandler* handler;
-  std::uint64_t tag;  // meaning is private to the handler
+  std::uint64_t tag;  // meaning is private to the handler; ties of time and rank: the lower first
 };
 
 class EventQueue {
@@ -53,7 +55,7 @@ class EventQueue {
     std::size_t i = 0;
     while (2 * i + 2 < n) {
       const std::size_t c = 2 * i + 1;
-      const std::size_t smaller = c + static_cast<std::size_t>(key(heap_[c + 1]) < key(heap_[c]));
+      const std::size_t smaller = c + static_cast<std::size_t>(before(heap_[c + 1], heap_[c]));
       heap_[i] = heap_[smaller];
       i = smaller;
     }
@@ -70,12 +72,16 @@ class EventQueue {
   __extension__ typedef unsigned __int128 Key;  // GCC/Clang extension: one compare for (time, rank)
   // Times are never negative (the simulation starts at 0 and never schedules in the past).
   static Key key(const Event& e) { return (Key{static_cast<std::uint64_t>(e.time)} << 64) | e.rank; }
+  // The queue's order: (time, rank), then the tag (equal keys are rare: only then is the tag read).
+  static bool before(const Event& a, const Event& b) {
+    const Key ka = key(a), kb = key(b);
+    return ka < kb || (ka == kb && a.tag < b.tag);
+  }
 
   void sift_up(std::size_t i, const Event e) {
-    const Key k = key(e);
     while (i > 0) {
       const std::size_t p = (i - 1) / 2;
-      if (!(k < key(heap_[p]))) break;
+      if (!before(e, heap_[p])) break;
       heap_[i] = heap_[p];
       i = p;
     }

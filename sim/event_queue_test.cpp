@@ -141,5 +141,35 @@ TEST(EventQueue, RankedEventsOfOneTimeRunByRankWhateverOrderTheyWereScheduledIn)
   }
 }
 
+// Events of one time and one rank (a thread's superseded turn beside its live one) leave in the
+// order of their tags, whatever order they were pushed in and whatever else the heap holds: the
+// queue's order is total, so a queue of another shape dispatches the same sequence.
+TEST(EventQueue, EventsOfOneTimeAndRankLeaveByTag) {
+  Rng rng(5);
+  for (int trial = 0; trial < 50; ++trial) {
+    EventQueue q;
+    std::vector<std::uint64_t> tags;
+    for (int i = 0; i < 40; ++i) {
+      // Same-time same-rank events among others of nearby times and ranks (odd: never 500).
+      const bool tie = rng.below(2) == 0;
+      const std::uint64_t tag = (rng.below(1u << 16) << 8) | static_cast<std::uint64_t>(i);
+      if (tie) tags.push_back(tag);
+      const Picos time = tie ? 10 : static_cast<Picos>(rng.below(20));
+      const std::uint64_t rank = tie ? 500 : 491 + 2 * rng.below(10);
+      q.push_ranked(time, rank, nullptr, tie ? tag : (std::uint64_t{1} << 40) + static_cast<std::uint64_t>(i));
+    }
+    std::sort(tags.begin(), tags.end());
+    std::vector<std::uint64_t> out;
+    Picos last = 0;
+    while (!q.empty()) {
+      const Event e = q.pop();
+      EXPECT_GE(e.time, last);
+      last = e.time;
+      if (e.time == 10 && e.rank == 500) out.push_back(e.tag);
+    }
+    EXPECT_EQ(out, tags);
+  }
+}
+
 }  // namespace
 }  // namespace walksim::sim
