@@ -141,34 +141,67 @@ TEST(EventQueue, RankedEventsOfOneTimeRunByRankWhateverOrderTheyWereScheduledIn)
   }
 }
 
-// Events of one time and one rank (a thread's superseded turn beside its live one) leave in the
-// order of their tags, whatever order they were pushed in and whatever else the heap holds: the
-// queue's order is total, so a queue of another shape dispatches the same sequence.
-TEST(EventQueue, EventsOfOneTimeAndRankLeaveByTag) {
-  Rng rng(5);
-  for (int trial = 0; trial < 50; ++trial) {
-    EventQueue q;
-    std::vector<std::uint64_t> tags;
-    for (int i = 0; i < 40; ++i) {
-      // Same-time same-rank events among others of nearby times and ranks (odd: never 500).
-      const bool tie = rng.below(2) == 0;
-      const std::uint64_t tag = (rng.below(1u << 16) << 8) | static_cast<std::uint64_t>(i);
-      if (tie) tags.push_back(tag);
-      const Picos time = tie ? 10 : static_cast<Picos>(rng.below(20));
-      const std::uint64_t rank = tie ? 500 : 491 + 2 * rng.below(10);
-      q.push_ranked(time, rank, nullptr, tie ? tag : (std::uint64_t{1} << 40) + static_cast<std::uint64_t>(i));
+// The simulation's dispatch: the earliest event is taken as a hole, then the handler schedules
+// none, one or several events (the first fills the hole), ranked or not, or the hole is closed.
+// Against a reference list: events come out in (time, rank) order (an unranked event's rank is its
+// scheduling order), next_time() and next_rank() are the earliest pending event's while the hole is
+// open and after every change, and size() never counts the hole.
+TEST(EventQueue, DispatchedEventsAreReplacedOrRemovedInOrder) {
+  EventQueue q;
+  Rng rng(23);
+  struct Pending {
+    Picos time;
+    std::uint64_t rank;
+    std::uint64_t tag;
+    bool operator<(const Pending& o) const { return time != o.time ? time < o.time : rank < o.rank; }
+  };
+  std::vector<Pending> pending;
+  std::uint64_t tag = 0;
+  std::uint64_t seq = 0;  // the queue's own sequence numbers, for unranked pushes
+  auto check_front = [&] {
+    ASSERT_EQ(q.size(), pending.size());
+    ASSERT_EQ(q.empty(), pending.empty());
+    if (pending.empty()) {
+      ASSERT_EQ(q.next_time(), kNever);
+      return;
     }
-    std::sort(tags.begin(), tags.end());
-    std::vector<std::uint64_t> out;
-    Picos last = 0;
-    while (!q.empty()) {
-      const Event e = q.pop();
-      EXPECT_GE(e.time, last);
-      last = e.time;
-      if (e.time == 10 && e.rank == 500) out.push_back(e.tag);
+    const Pending& first = *std::min_element(pending.begin(), pending.end());
+    ASSERT_EQ(q.next_time(), first.time);
+    ASSERT_EQ(q.next_rank(), first.rank);
+  };
+  auto push = [&](Picos t) {
+    // Half ranked (ranks far above the sequence numbers, as the executor's hashed ranks are, and
+    // unique), half in scheduling order.
+    if (rng.below(2) == 0) {
+      const std::uint64_t rank = (std::uint64_t{1} << 40) + tag;
+      q.push_ranked(t, rank, nullptr, tag);
+      pending.push_back({t, rank, tag++});
+    } else {
+      q.push(t, nullptr, tag);
+      pending.push_back({t, seq++, tag++});
     }
-    EXPECT_EQ(out, tags);
+    check_front();
+  };
+  for (int i = 0; i < 64; ++i) push(static_cast<Picos>(rng.below(30)));
+  for (int step = 0; !pending.empty(); ++step) {
+    ASSERT_LT(step, 40000);
+    const Event e = q.take_top();
+    const auto want = std::min_element(pending.begin(), pending.end());
+    ASSERT_EQ(e.time, want->time);
+    ASSERT_EQ(e.tag, want->tag);
+    pending.erase(want);
+    check_front();  // the hole is not an event
+    // None (the queue shrinks), one (a yield) or two (a wake-up too); times equal to the
+    // dispatched one, near it, or far from it. From step 20000 fewer, so the queue drains.
+    const std::uint64_t pushes = step >= 20000 ? rng.below(2) : pending.size() < 16 ? 1 + rng.below(2) : rng.below(3);
+    for (std::uint64_t i = 0; i < pushes; ++i) {
+      const std::uint64_t shape = rng.below(3);
+      push(e.time + (shape == 0 ? 0 : shape == 1 ? static_cast<Picos>(rng.below(40)) : Picos{1} << rng.below(40)));
+    }
+    q.close_hole();
+    check_front();
   }
+  EXPECT_TRUE(q.empty());
 }
 
 }  // namespace

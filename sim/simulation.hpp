@@ -38,6 +38,8 @@ class Simulation {
   // The next event's rank among those of its time (only when one is pending).
   std::uint64_t next_event_rank() const { return queue_.next_rank(); }
   bool idle() const { return queue_.empty(); }
+  // Two pending events that differ but share one time and one rank (EventQueue::has_tied_events).
+  bool has_tied_events() const { return queue_.has_tied_events(); }
 
   // Runs events in (time, rank) order until none is left, the next is later than `until`,
   // or stop() was called. Returns the number of events run.

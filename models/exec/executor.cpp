@@ -55,19 +55,59 @@ std::uint64_t thread_rank(Picos at, CpuId cpu, bool drain) {
 std::uint64_t hint_rank(Picos at, LineId line) { return rank_of(at, (std::uint64_t{1} << 34) | line); }
 }  // namespace
 
+// A thread's event that a later turn replaces stays queued (the heap cannot remove it) and is
+// ignored when dispatched. Were the thread's turn then set for that event's time again, a second
+// event of that thread, time and kind would have the first one's time and rank, and which of the
+// two the queue gave first would be its history's choice: a stale one left behind the live one is
+// the next event's time for the others' run-ahead (docs/performance.md, "Twenty-sixth step"). So
+// the turn takes the superseded event back instead. Out of line: most turns are set while none is
+// queued (a thread that yields from its own event).
+bool Executor::take_back_superseded(Thread& t, Picos at, bool drain) {
+  Picos& announced = drain ? t.drain_announced : t.run_announced;
+  std::uint32_t& event = drain ? t.drain_event : t.run_event;
+  if (announced != sim::kNever) t.superseded.push_back({announced, event, drain});
+  announced = at;
+  for (std::size_t i = 0; i < t.superseded.size(); ++i) {
+    const Superseded& s = t.superseded[i];
+    if (s.at != at || s.drain != drain) continue;
+    event = s.event;
+    t.superseded[i] = t.superseded.back();
+    t.superseded.pop_back();
+    return true;
+  }
+  return false;
+}
+
+void Executor::forget_superseded(Thread& t, std::uint32_t event, bool drain) {
+  for (std::size_t i = 0; i < t.superseded.size(); ++i) {
+    if (t.superseded[i].event != event || t.superseded[i].drain != drain) continue;
+    t.superseded[i] = t.superseded.back();
+    t.superseded.pop_back();
+    return;
+  }
+}
+
 void Executor::schedule_run(CpuId cpu, Picos at) {
   Thread& t = threads_[cpu];
   ++t.run_gen;
+  if (t.run_announced != sim::kNever || !t.superseded.empty()) [[unlikely]] {
+    if (take_back_superseded(t, at, false)) return;
+  }
   t.run_announced = at;
-  sim_.schedule_ranked(at, thread_rank(at, cpu, false), this, tag_of(cpu, false, t.run_gen));
+  t.run_event = ++t.events_made;
+  sim_.schedule_ranked(at, thread_rank(at, cpu, false), this, tag_of(cpu, false, t.run_event));
 }
 
 void Executor::schedule_drain(CpuId cpu, Picos at) {
   Thread& t = threads_[cpu];
   ++t.drain_gen;
-  t.drain_announced = at;
-  sim_.schedule_ranked(at, thread_rank(at, cpu, true), this, tag_of(cpu, true, t.drain_gen));
   note_grant({at, cpu, t.drain_gen, PendingGrant::kDrain, kNoLine});
+  if (t.drain_announced != sim::kNever || !t.superseded.empty()) [[unlikely]] {
+    if (take_back_superseded(t, at, true)) return;
+  }
+  t.drain_announced = at;
+  t.drain_event = ++t.events_made;
+  sim_.schedule_ranked(at, thread_rank(at, cpu, true), this, tag_of(cpu, true, t.drain_event));
 }
 
 // A grant takes effect on more than its line: the line it fills into a shared cache may evict
@@ -196,15 +236,21 @@ void Executor::on_event(std::uint64_t tag) {
     grant_hint(static_cast<LineId>(tag >> 32));
     return;
   }
-  const auto gen = static_cast<std::uint32_t>(tag >> 33);
+  const auto event = static_cast<std::uint32_t>(tag >> 33);
   Thread& t = threads_[cpu];
   if (tag & kDrainBit) {
-    if (gen != t.drain_gen) return;  // superseded
+    if (event != t.drain_event) [[unlikely]] {
+      forget_superseded(t, event, true);  // superseded
+      return;
+    }
     t.drain_announced = sim::kNever;
     drain_stores(cpu);
     return;
   }
-  if (gen != t.run_gen) return;
+  if (event != t.run_event) [[unlikely]] {
+    forget_superseded(t, event, false);
+    return;
+  }
   t.run_announced = sim::kNever;
   run_thread(cpu);
 }
