@@ -6,22 +6,6 @@
 
 namespace walksim::kernel {
 
-void Emitter::emit(KOpKind k, ObjId o, std::string_view f, std::int64_t delta) {
-  // With lockref, d_lock and d_count are one word (the lockref) updated together.
-  if (spec().d_count == DCount::kLockref && (f == "d_lock" || f == "d_count")) f = "d_lockref";
-  push_field(k, vfs_.field(o, f), delta);
-}
-
-void Emitter::push_field(KOpKind k, const FieldRef& r, std::int64_t delta) {
-  KOp op;
-  op.kind = k;
-  op.line = r.line;
-  op.word = r.word;
-  op.field = r.name;
-  op.delta = delta;
-  out_.push_back(op);
-}
-
 void Emitter::push_bucket(KOpKind k, std::uint32_t bucket) {
   const bool lock = k == KOpKind::kSpinLock || k == KOpKind::kSpinUnlock;
   push_field(k, lock ? vfs_.hash_bucket_lock(bucket) : vfs_.hash_bucket(bucket));

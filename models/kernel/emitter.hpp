@@ -110,9 +110,23 @@ class Emitter {
   std::vector<KOp>& ops() { return out_; }
 
  private:
-  void emit(KOpKind k, ObjId o, std::string_view f, std::int64_t delta = 0);
+  // Inline: an expansion emits one KOp per field access, and out of line the call's frame cost
+  // about as much as the cached field lookup it makes.
+  void emit(KOpKind k, ObjId o, std::string_view f, std::int64_t delta = 0) {
+    // With lockref, d_lock and d_count are one word (the lockref) updated together.
+    if (spec().d_count == DCount::kLockref && (f == "d_lock" || f == "d_count")) f = "d_lockref";
+    push_field(k, vfs_.field(o, f), delta);
+  }
   void push_bucket(KOpKind k, std::uint32_t bucket);
-  void push_field(KOpKind k, const FieldRef& r, std::int64_t delta = 0);  // one KOp on a field's word
+  void push_field(KOpKind k, const FieldRef& r, std::int64_t delta = 0) {  // one KOp on a field's word
+    KOp op;
+    op.kind = k;
+    op.line = r.line;
+    op.word = r.word;
+    op.field = r.name;
+    op.delta = delta;
+    out_.push_back(op);
+  }
   void mount_writers_update(ObjId m);
 
   Vfs& vfs_;

@@ -3,6 +3,7 @@
 #include "models/kernel/vfs.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <iterator>
 #include <stdexcept>
 
@@ -35,7 +36,10 @@ std::string sorted_fields(const ObjectLayout& layout, const std::string& fields)
 }  // namespace
 
 Vfs::Vfs(coherence::MemorySystem& mem, const KernelSpec& spec)
-    : mem_(mem), spec_(spec), line_size_(mem.machine().spec().line_size) {
+    : mem_(mem),
+      spec_(spec),
+      line_size_(mem.machine().spec().line_size),
+      line_shift_(std::has_single_bit(line_size_) ? std::countr_zero(line_size_) : -1) {
   const auto& m = mem.machine();
   // Boot-time objects on the node the kernel YAML names, which must exist on this machine.
   check_kernel_fits_machine(spec, m.nodes(), m.spec().name);
@@ -148,43 +152,30 @@ void Vfs::note_line_owner(LineId line, ObjId id) {
   }
 }
 
-std::uint32_t Vfs::line_in_object(const Object& o, const FieldSlot& slot) const {
-  return o.layout->aligned ? slot.line64 : (o.start + slot.offset) / line_size_;
-}
-
 bool Vfs::has_field(ObjId id, std::string_view field) const {
   if (used_asked_) used_asked_->emplace(objects_[id].layout->type, std::string(field));
   const auto& slots = objects_[id].layout->slots;
   return slots.find(field) != slots.end();
 }
 
-FieldRef Vfs::field(ObjId id, std::string_view name) const {
-  const Object& o = objects_[id];
-  const std::size_t h =
-      (reinterpret_cast<std::uintptr_t>(o.layout) >> 4 ^ reinterpret_cast<std::uintptr_t>(name.data())) &
-      (kFieldCacheSize - 1);
-  FieldCacheEntry& ce = field_cache_[h];
-  if (ce.layout == o.layout && ce.name == name.data() && ce.size == name.size()) {
-    return {o.first_line + line_in_object(o, ce.slot), o.first_word + ce.slot.word, ce.stored};
-  }
+FieldRef Vfs::field_uncached(const Object& o, std::string_view name) const {
   if (used_required_) used_required_->emplace(o.layout->type, std::string(name));
   const auto it = o.layout->slots.find(name);
   if (it == o.layout->slots.end()) {
     throw std::invalid_argument("kernel '" + spec_.name + "': object type '" + o.layout->type + "' has no field '" +
                                 std::string(name) + "' in its layout");
   }
-  ce = {o.layout, name.data(), name.size(), it->second, std::string_view(it->first)};
+  field_cache_[field_cache_index(o.layout, name)] = {o.layout, name.data(), name.size(), it->second,
+                                                     std::string_view(it->first)};
   return {o.first_line + line_in_object(o, it->second), o.first_word + it->second.word, std::string_view(it->first)};
 }
 
-const std::pair<const std::string, double>* Vfs::step_cost(std::string_view step) const {
-  StepCacheEntry& ce = step_cache_[(reinterpret_cast<std::uintptr_t>(step.data()) >> 2) & (kStepCacheSize - 1)];
-  if (ce.name == step.data() && ce.size == step.size()) return ce.entry;
+const std::pair<const std::string, double>* Vfs::step_cost_uncached(std::string_view step) const {
   const auto& c = spec_.costs.cycles;
   const auto it = c.find(step);  // heterogeneous: no string is made, even when the cache slot is taken
   if (it == c.end()) return nullptr;
-  ce = {step.data(), step.size(), &*it};
-  return ce.entry;
+  step_cache_[step_cache_index(step)] = {step.data(), step.size(), &*it};
+  return &*it;
 }
 
 std::optional<DentryId> Vfs::child(DentryId parent, std::string_view name) const {

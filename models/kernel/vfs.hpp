@@ -147,11 +147,24 @@ class Vfs {
     used_required_ = required;
     used_asked_ = asked;
   }
-  // Throws std::invalid_argument naming the object and field when the layout lacks it.
-  FieldRef field(ObjId id, std::string_view field) const;
+  // Throws std::invalid_argument naming the object and field when the layout lacks it. Inline up
+  // to the cache's answer: an expansion looks up a field per operation, and out of line the call's
+  // frame (saved registers for the miss path) cost as much as the lookup.
+  FieldRef field(ObjId id, std::string_view name) const {
+    const Object& o = objects_[id];
+    const FieldCacheEntry& ce = field_cache_[field_cache_index(o.layout, name)];
+    if (ce.layout == o.layout && ce.name == name.data() && ce.size == name.size()) [[likely]] {
+      return {o.first_line + line_in_object(o, ce.slot), o.first_word + ce.slot.word, ce.stored};
+    }
+    return field_uncached(o, name);
+  }
   // The kernel's cpu_costs entry for a compute step, or nullptr; cached by the address of the
   // name literal, like field().
-  const std::pair<const std::string, double>* step_cost(std::string_view step) const;
+  const std::pair<const std::string, double>* step_cost(std::string_view step) const {
+    const StepCacheEntry& ce = step_cache_[step_cache_index(step)];
+    if (ce.name == step.data() && ce.size == step.size()) [[likely]] return ce.entry;
+    return step_cost_uncached(step);
+  }
 
   // The dentry tree. `shared` marks objects that several processes may write.
   DentryId root() const { return root_; }
@@ -288,7 +301,13 @@ class Vfs {
   void place_in_slab(const ObjectLayout& layout, Object& o, std::optional<std::uint32_t> home,
                      std::optional<CpuId> cpu);
   void note_line_owner(LineId line, ObjId id);
-  std::uint32_t line_in_object(const Object& o, const FieldSlot& slot) const;
+  std::uint32_t line_in_object(const Object& o, const FieldSlot& slot) const {
+    if (o.layout->aligned) return slot.line64;
+    const std::uint32_t byte = o.start + slot.offset;
+    return line_shift_ >= 0 ? byte >> line_shift_ : byte / line_size_;  // a shift where a divide would do
+  }
+  // field() past its cache: the layout's map, recorded for kernel_check, and the cache filled.
+  FieldRef field_uncached(const Object& o, std::string_view name) const;
   std::unordered_map<LineId, LineLabel> other_labels_;  // lines that belong to no object
   struct LabelRange {
     LineId first;
@@ -342,6 +361,10 @@ class Vfs {
     std::string_view stored;
   };
   static constexpr std::size_t kFieldCacheSize = 1024;  // a power of two: the index is a mask
+  static std::size_t field_cache_index(const ObjectLayout* layout, std::string_view name) {
+    return (reinterpret_cast<std::uintptr_t>(layout) >> 4 ^ reinterpret_cast<std::uintptr_t>(name.data())) &
+           (kFieldCacheSize - 1);
+  }
   std::set<std::pair<std::string, std::string>>* used_required_ = nullptr;
   std::set<std::pair<std::string, std::string>>* used_asked_ = nullptr;
   mutable std::vector<FieldCacheEntry> field_cache_ = std::vector<FieldCacheEntry>(kFieldCacheSize);
@@ -351,8 +374,13 @@ class Vfs {
     const std::pair<const std::string, double>* entry = nullptr;
   };
   static constexpr std::size_t kStepCacheSize = 256;
+  static std::size_t step_cache_index(std::string_view step) {
+    return (reinterpret_cast<std::uintptr_t>(step.data()) >> 2) & (kStepCacheSize - 1);
+  }
+  const std::pair<const std::string, double>* step_cost_uncached(std::string_view step) const;
   mutable std::vector<StepCacheEntry> step_cache_ = std::vector<StepCacheEntry>(kStepCacheSize);
   std::uint32_t line_size_;  // the machine's line size in bytes
+  int line_shift_;           // log2 of line_size_ when it is a power of two, else -1
   std::uint64_t generation_ = 0;
   mutable std::uint32_t next_word_ = 0;
   ObjId globals_ = 0, mount_ = 0, sb_ = 0;
