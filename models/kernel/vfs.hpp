@@ -162,7 +162,9 @@ class Vfs {
   // name literal, like field().
   const std::pair<const std::string, double>* step_cost(std::string_view step) const {
     const StepCacheEntry& ce = step_cache_[step_cache_index(step)];
-    if (ce.name == step.data() && ce.size == step.size()) [[likely]] return ce.entry;
+    if (ce.name == step.data() && ce.size == step.size()) [[likely]] {
+      return ce.entry;
+    }
     return step_cost_uncached(step);
   }
 
