@@ -29,17 +29,9 @@ void Emitter::hash_bucket_lock(std::uint32_t bucket, bool lock) {
   push_bucket(lock ? KOpKind::kSpinLock : KOpKind::kSpinUnlock, bucket);
 }
 
-void Emitter::compute(std::string_view step, double times) {
-  const auto* it = vfs_.step_cost(step);
-  if (!it) {
-    throw MissingCost("kernel '" + spec().name + "' has no cpu_costs entry for step '" + std::string(step) + "'",
-                      std::string(step));
-  }
-  KOp op;
-  op.kind = KOpKind::kCompute;
-  op.field = it->first;
-  op.ps = vfs_.machine().cycles(it->second * times * cost_scale_);
-  if (op.ps > 0) out_.push_back(op);
+void Emitter::throw_missing_cost(std::string_view step) const {
+  throw MissingCost("kernel '" + spec().name + "' has no cpu_costs entry for step '" + std::string(step) + "'",
+                    std::string(step));
 }
 
 void Emitter::dget(DentryId d) {

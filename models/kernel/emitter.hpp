@@ -63,8 +63,18 @@ class Emitter {
   void hash_chain(std::uint32_t bucket, std::optional<DentryId> target);
   void hash_bucket_store(std::uint32_t bucket);            // link/unlink in a chain (dcache_lock era)
   void hash_bucket_lock(std::uint32_t bucket, bool lock);  // bit-spinlock in the bucket head (2.6.38)
-  // Private CPU work: the variant's cost of `step` in cycles, times `times`.
-  void compute(std::string_view step, double times = 1.0);
+  // Private CPU work: the variant's cost of `step` in cycles, times `times`. Inline, as emit().
+  void compute(std::string_view step, double times = 1.0) {
+    const auto* it = vfs_.step_cost(step);
+    if (!it) [[unlikely]] {
+      throw_missing_cost(step);
+    }
+    KOp op;
+    op.kind = KOpKind::kCompute;
+    op.field = it->first;
+    op.ps = vfs_.machine().cycles(it->second * times * cost_scale_);
+    if (op.ps > 0) out_.push_back(op);
+  }
   // Private work of a fixed duration (not scaled: a workload's own parameter).
   void compute_ps(Picos ps) {
     KOp op;
@@ -118,6 +128,7 @@ class Emitter {
     push_field(k, vfs_.field(o, f), delta);
   }
   void push_bucket(KOpKind k, std::uint32_t bucket);
+  [[noreturn]] void throw_missing_cost(std::string_view step) const;
   void push_field(KOpKind k, const FieldRef& r, std::int64_t delta = 0) {  // one KOp on a field's word
     KOp op;
     op.kind = k;
