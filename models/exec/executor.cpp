@@ -168,48 +168,6 @@ void Executor::announce(LineId line) {
   }
 }
 
-// Static rule: a sibling counts from its start to the end of the run, finished, asleep or spinning
-// alike. Threads run ahead on their own clocks, so whether a sibling is still running "now" is not
-// known when a thread executes; the workloads pin every process for the whole run.
-void Executor::set_core_speed(machine::CoreId core) {
-  const auto& m = mem_.machine();
-  const CpuId first = m.first_cpu_of(core);
-  const std::uint32_t n = m.spec().threads_per_core;
-  std::uint32_t hosting = 0;
-  for (CpuId c = first; c < first + n; ++c) hosting += hosts_[c];
-  // The generation floor times nothing, so it keeps every access at its fixed cost.
-  const CoreSpeed speed = hosting > 1 && !mem_.floor_mode() ? CoreSpeed(m.smt_throughput_ppm()) : CoreSpeed();
-  for (CpuId c = first; c < first + n; ++c) {
-    Thread& t = threads_[c];
-    t.speed = speed;
-    t.issue = speed(m.cycle());
-    t.runs_ahead = run_ahead_ > 0 && hosting <= 1;
-    if (t.program) t.program->set_core_speed(speed);
-  }
-}
-
-std::uint32_t Executor::smt_cores() const {
-  const auto& m = mem_.machine();
-  std::uint32_t shared = 0;
-  for (machine::CoreId core = 0; core < m.cores(); ++core) {
-    std::uint32_t hosting = 0;
-    for (std::uint32_t i = 0; i < m.spec().threads_per_core; ++i) hosting += hosts_[m.first_cpu_of(core) + i];
-    shared += hosting > 1;
-  }
-  return shared;
-}
-
-void Executor::run() {
-  sim_.run();
-  if (mem_.waiting() > 0) {
-    throw std::logic_error(std::to_string(mem_.waiting()) + " request(s) still queued on lines when the run ended");
-  }
-  if (parked_ > 0) {
-    throw std::logic_error(std::to_string(parked_) +
-                           " thread(s) still parked in a spin-wait that no write will end (lost wake-up or deadlock)");
-  }
-}
-
 void Executor::grant_hint(LineId line) {
   // Scheduled for the hint at the head of the line's queue; if the line's state has changed since,
   // or the hint was granted already, the head is another request or later (announced anew).
@@ -255,20 +213,6 @@ void Executor::on_event(std::uint64_t tag) {
   run_thread(cpu);
 }
 
-void Executor::throw_time_overflow(CpuId cpu) {
-  // Not a logic_error: the model is fine, an input is not (the loaders cap each time input, but
-  // enough of them in one run can still reach the end of the clock).
-  throw std::runtime_error("simulated time overflowed on CPU " + std::to_string(cpu) +
-                           ": its clock would pass the end of the simulated clock (9.2e18 ps, about 106 days; "
-                           "memory accesses must start in its first half); a time input (a latency, cost, user "
-                           "time, scale factor or run length) is too large");
-}
-
-std::uint64_t& Executor::grown_word_ref(coherence::GrowingArray<std::uint64_t>& store, std::size_t i) {
-  store.resize(i + 1, 0);  // the array doubles its mapping, not its contents
-  return store[i];
-}
-
 void Executor::run_thread(CpuId cpu) {
   Thread& t = threads_[cpu];
   // A thread woken for its grant (or its drained buffer) resumes at the event's time.
@@ -307,8 +251,6 @@ void Executor::run_thread(CpuId cpu) {
     if (!execute(cpu, t, t.pending)) return;
   }
 }
-
-Picos Executor::exact_window() const { return std::max<Picos>(mem_.machine().miss_departure() - 1, 0); }
 
 bool Executor::before_next_event(CpuId cpu, Picos at) const {
   const Picos next = sim_.next_event_time();

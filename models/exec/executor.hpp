@@ -50,19 +50,21 @@ class Executor final : public sim::EventHandler {
   // Run-ahead (set before the first start()): a thread whose clock is past the next pending event
   // by at most a window goes on without yielding while its next operation is its own
   // (Program::next_is_own) and touches nothing another core holds: private work, a fence, a load
-  // that hits in its private caches (or a spin-wait it ends at once), a store to a line its core
-  // owns exclusively, all with an empty store buffer. Locked operations are never run ahead over:
-  // on a contended line they are what a run measures (at 50 ns, a thread that kept an owned line
-  // over its cmpxchgs made SSYNC's 2-thread CAS +27%). No run ahead on a core whose SMT siblings run
-  // programs (they share its caches). The generation floor runs ahead by the same rules over every
-  // access (it keeps no line state, so each is its own), as the simulation could at best.
-  //   kRunAheadExact (the default): the window is the machine's shortest request leg less 1 ps
-  // (Machine::miss_departure: no access another core issues at or after the next event takes
-  // effect earlier), and events of one time run by rank, not by the order they were scheduled in,
-  // so the run is the step-by-step one, operation for operation (docs/performance.md, "Twentieth
-  // step"). kRunAheadOff: step by step. A longer window is an approximation: an operation may
-  // then take effect up to `window` before an access of another core that was issued earlier
-  // (docs/performance.md, "Run-ahead").
+  // or a prefetch that hits in its private caches (or a spin-wait it ends at once), a store to a
+  // line its core owns exclusively, all with an empty store buffer. Locked operations are never run
+  // ahead over: on a contended line they are what a run measures (at 50 ns, a thread that kept an
+  // owned line over its cmpxchgs made SSYNC's 2-thread CAS +27%). No run ahead on a core whose SMT
+  // siblings run programs (they share its caches). The generation floor runs ahead by the same
+  // rules over every access (it keeps no line state, so each is its own), as the simulation could
+  // at best.
+  //   kRunAheadExact (the default): the window is the shortest request leg from another core less
+  // 1 ps (exact_window: no access another core issues at or after the next event takes effect
+  // earlier; Machine::miss_departure, plus a domain_link where every domain is a single core), and
+  // events of one time run by rank, not by the order they were scheduled in, so the run is the
+  // step-by-step one, operation for operation (docs/performance.md, "Twentieth step" and
+  // "Twenty-ninth step"). kRunAheadOff: step by step. A longer window is an approximation: an
+  // operation may then take effect up to `window` before an access of another core that was issued
+  // earlier (docs/performance.md, "Run-ahead").
   static constexpr Picos kRunAheadExact = 0;
   static constexpr Picos kRunAheadOff = -1;
   void set_run_ahead(Picos window) {
@@ -229,8 +231,13 @@ class Executor final : public sim::EventHandler {
         // A wait that will not park: a hit whose value already ends it (a seqcount that is even).
         return mem_.hits_privately(t.clock, cpu, op.line, false) &&
                ((op.word == kLineWord ? word(op.line) : named_word(op.word)) & op.mask) == op.expect;
+      case OpKind::kPrefetch:
+        // A prefetch of a line the core holds is served as a load's hit is (MemorySystem::request:
+        // the same LRU touch, no other change) without waiting for the data: what a load may run
+        // ahead over, a prefetch may. One of a line it does not hold joins the line's queue.
+        return mem_.hits_privately(t.clock, cpu, op.line, false);
       default:
-        return false;  // prefetches (they join the line's queue), sleeps
+        return false;  // prefetches for writing (they change the line's state), sleeps
     }
   }
   // Inlined into its callers: run_thread computes the same rank just before (the tie check of

@@ -146,6 +146,13 @@ TEST(ExactRunAhead, ThirtyTwoProcessesOnOneByteLockAreTheSteppedRun) {
   expect_exact(kOpenbenchKind, "", args("x86-32way-2007", "linux-2.6.20", 32, 20, 5));
 }
 
+// The Altix's cores are each a domain of their own, so its exact window is a request leg to a home
+// (miss_departure + domain_link, 20 ns), four times the lookup alone: 2.6.35's dbench on it, where
+// every client takes refcounts and locks on lines the others hold, is still the stepped run.
+TEST(ExactRunAhead, AContendedRefWalkDbenchOnOneCoreDomainsIsTheSteppedRun) {
+  expect_exact(kDbenchKind, "loadfile_ops: 1000", args("altix-32n64c", "linux-2.6.35", 16, 100, 10));
+}
+
 // A kbuild mix on Nehalem-EP: the kernel's prefetches of lines its L3 holds put the data in flight
 // for the core, and a hit on it waits until it arrives unless another core's transaction on the
 // line took its timing over first (MemorySystem::private_hit). A thread that ran ahead of that
