@@ -340,7 +340,7 @@ ReadsSeen reader_and_writer(Picos run_ahead) {
    public:
     Recorder(Program& inner, std::vector<std::uint64_t>& seen) : inner_(inner), seen_(seen) {}
     bool next(std::uint64_t last, Op& out) override {
-      if (loads_++ % 2 == 1) seen_.push_back(last);
+      if (calls_++ % 2 == 1) seen_.push_back(last);  // after each load (loads and work alternate)
       return inner_.next(last, out);
     }
     bool next_is_own(std::uint64_t last) const override { return inner_.next_is_own(last); }
@@ -348,7 +348,7 @@ ReadsSeen reader_and_writer(Picos run_ahead) {
    private:
     Program& inner_;
     std::vector<std::uint64_t>& seen_;
-    int loads_ = 0;
+    int calls_ = 0;
   } recorded(a, out.values);
   r.ex.start(0, recorded);
   r.ex.start(1, b);
@@ -363,8 +363,8 @@ TEST(RunAhead, AReaderRunAheadWithinTheExactWindowSeesAnotherCoresStoreWhenTheSt
   const ReadsSeen exact = reader_and_writer(exec::Executor::kRunAheadExact);
   EXPECT_EQ(exact.values, stepped.values);
   EXPECT_EQ(exact.finished, stepped.finished);
-  const Rig probe(coherence::testing::chain(2, ProtocolKind::kDirectory));
-  const ReadsSeen longer = reader_and_writer(probe.m.miss_departure() + from_ns(15) - 1 + from_ns(5));
+  const Picos departure = machine::Machine(coherence::testing::chain(2, ProtocolKind::kDirectory)).miss_departure();
+  const ReadsSeen longer = reader_and_writer(departure + from_ns(15) - 1 + from_ns(5));
   EXPECT_NE(longer.values, stepped.values);
 }
 
