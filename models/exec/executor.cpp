@@ -221,7 +221,8 @@ void Executor::run_thread(CpuId cpu) {
   while (true) {
     // Run on only while no other event comes first (at a tie, the one of lower rank: the thread
     // goes on as if its turn were an event), or, running ahead, over operations of its own.
-    if (!before_next_event(cpu, t.clock) && !may_run_ahead(cpu, t)) {
+    const bool ahead = !before_next_event(cpu, t.clock);
+    if (ahead && !may_run_ahead(cpu, t)) {
       schedule_run(cpu, t.clock);
       return;
     }
@@ -231,7 +232,7 @@ void Executor::run_thread(CpuId cpu) {
       t.has_pending = false;
     } else if (t.run.begin != t.run.end) {
       // The program's run, replayed without asking the program for each operation.
-      if (!execute(cpu, t, *t.run.begin++)) return;
+      if (!execute(cpu, t, *t.run.begin++, ahead)) return;
       continue;
     } else if (t.finishing) {
       if (!t.store_buffer.empty()) {
@@ -248,7 +249,7 @@ void Executor::run_thread(CpuId cpu) {
     } else {
       t.run = t.program->take_run();
     }
-    if (!execute(cpu, t, t.pending)) return;
+    if (!execute(cpu, t, t.pending, ahead)) return;
   }
 }
 
@@ -288,16 +289,42 @@ void Executor::granted_after_wait(Thread& t, LineId line) {
   announce(line);
 }
 
-std::uint64_t Executor::forwarded(const Thread& t, const Op& op, bool& buffered) {
-  std::uint64_t v = word_ref(op);
+std::uint64_t Executor::forwarded(CpuId cpu, const Thread& t, const Op& op, bool& buffered) {
   buffered = false;
+  for (std::size_t i = 0; i < t.store_buffer.size() && !buffered; ++i) buffered = t.store_buffer[i].line == op.line;
+  if (!buffered) return 0;
+  std::uint64_t v = ahead_writes_.empty() ? word_ref(op) : value_before_ahead_writes(cpu, t.clock, op);
   for (std::size_t i = 0; i < t.store_buffer.size(); ++i) {
     const Buffered& b = t.store_buffer[i];
-    if (b.line != op.line) continue;
-    buffered = true;
-    if (b.word == op.word) v = (v & ~b.mask) | (b.value & b.mask);
+    if (b.line == op.line && b.word == op.word) v = (v & ~b.mask) | (b.value & b.mask);
   }
   return v;
+}
+
+void Executor::note_ahead_write(CpuId cpu, Picos at, const Op& op, std::uint64_t old) {
+  if (mem_.floor_mode()) return;  // the floor's values decide nothing it reports
+  if (ahead_writes_.size() >= prune_at_) {
+    // A write before the event being run is before every thread's clock: no read needs it undone.
+    // The next pruning waits until the log has doubled, so that each write is looked at a bounded
+    // number of times however many are run ahead within the window.
+    const Picos now = sim_.now();
+    std::erase_if(ahead_writes_, [now](const AheadWrite& w) { return w.at < now; });
+    prune_at_ = std::max<std::size_t>(kAheadWritesKept, 2 * ahead_writes_.size());
+  }
+  ahead_writes_.push_back({at, cpu, op.line, op.word, old});
+}
+
+std::uint64_t Executor::value_before_ahead_writes(CpuId cpu, Picos at, const Op& op) {
+  // Writes to one word are logged in the order of their times (one core holds its line Modified
+  // at a time; the next takes it by a grant, after): the first one after the reader's turn holds
+  // the value the reader sees. Turns of one time are ordered by rank, as events are. Writes that
+  // left the value as it was are not logged (most of the kernel model's plain stores): leaving
+  // them out changes no first logged value after a time.
+  for (const AheadWrite& w : ahead_writes_) {
+    if (w.line != op.line || w.word != op.word) continue;
+    if (w.at > at || (w.at == at && thread_rank(at, w.cpu, false) > thread_rank(at, cpu, false))) return w.old;
+  }
+  return word_ref(op);
 }
 
 bool Executor::wait_for_drain(Thread& t, const Op& op) {
@@ -366,7 +393,7 @@ void Executor::drain_stores(CpuId cpu) {
   }
 }
 
-bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
+bool Executor::execute(CpuId cpu, Thread& t, const Op& op, bool ahead) {
   // A queued access asked again at its grant was counted when it was first issued.
   const bool counted = t.granted_retry;
   t.granted_retry = false;
@@ -386,7 +413,7 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
       if (!counted) ++t.stats.loads;
       if (!t.store_buffer.empty()) {  // mostly empty: then nothing to forward, and no call
         bool buffered = false;
-        const std::uint64_t v = forwarded(t, op, buffered);
+        const std::uint64_t v = forwarded(cpu, t, op, buffered);
         if (buffered) {
           // Store-to-load forwarding: the line's newest data for this thread is in its store buffer.
           t.clock = advance(cpu, t.clock, t.speed(m.spec().caches[0].latency));
@@ -415,7 +442,10 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
         return true;
       }
       // The thread goes on either way; a store that must wait takes effect when its line is granted.
-      if (!try_store(t, cpu, b, t.clock)) {
+      const std::uint64_t before = ahead ? word_ref(op) : 0;
+      if (try_store(t, cpu, b, t.clock)) {
+        if (ahead && word_ref(op) != before) note_ahead_write(cpu, t.clock, op, before);
+      } else {
         t.store_buffer.push_back(b);
         announce(b.line);
       }
@@ -438,6 +468,7 @@ bool Executor::execute(CpuId cpu, Thread& t, const Op& op) {
       if (!request(t, cpu, op, AccessKind::kRmw, next, r)) return false;
       // The value is read and written when the access takes effect (now, at its grant).
       word_ref(op) = next;
+      if (ahead && next != old) note_ahead_write(cpu, t.clock, op, old);
       account(r);
       t.clock = r.done;
       t.last_result = old;

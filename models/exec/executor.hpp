@@ -51,8 +51,9 @@ class Executor final : public sim::EventHandler {
   // by at most a window goes on without yielding while its next operation is its own
   // (Program::next_is_own) and touches nothing another core holds: private work, a fence, a load
   // or a prefetch that hits in its private caches (or a spin-wait it ends at once), a store to a
-  // line its core owns exclusively, all with an empty store buffer. Locked operations are never run
-  // ahead over: on a contended line they are what a run measures (at 50 ns, a thread that kept an
+  // line its core holds Modified, all with an empty store buffer; within the exact window, a locked
+  // operation on such a line too. A longer window (an approximation) does not run ahead over locked
+  // operations: on a contended line they are what a run measures (at 50 ns, a thread that kept an
   // owned line over its cmpxchgs made SSYNC's 2-thread CAS +27%). No run ahead on a core whose SMT
   // siblings run programs (they share its caches). The generation floor runs ahead by the same
   // rules over every access (it keeps no line state, so each is its own), as the simulation could
@@ -68,7 +69,9 @@ class Executor final : public sim::EventHandler {
   static constexpr Picos kRunAheadExact = 0;
   static constexpr Picos kRunAheadOff = -1;
   void set_run_ahead(Picos window) {
-    run_ahead_ = window == kRunAheadExact ? exact_window() : std::max<Picos>(window, 0);
+    const Picos exact = exact_window();
+    run_ahead_ = window == kRunAheadExact ? exact : std::max<Picos>(window, 0);
+    locked_ahead_ = run_ahead_ <= exact;
   }
   // The longest window that keeps a run exact on this machine.
   Picos exact_window() const;
@@ -227,6 +230,13 @@ class Executor final : public sim::EventHandler {
       case OpKind::kStore:
         // Performed at once (not buffered behind an older store's miss still in flight).
         return mem_.hits_privately(t.clock, cpu, op.line, true) && store_order_start(t, cpu, op.line) <= t.clock;
+      case OpKind::kRmwAdd:
+      case OpKind::kRmwXchg:
+      case OpKind::kCas:
+        // A locked operation is performed once the thread's stores are (at max(clock, store_drain)):
+        // only at its clock is it inside the window. On a Modified line it is a write that hits.
+        // Within the exact window only (set_run_ahead).
+        return locked_ahead_ && t.store_drain <= t.clock && mem_.hits_privately(t.clock, cpu, op.line, true);
       case OpKind::kSpinUntil:
         // A wait that will not park: a hit whose value already ends it (a seqcount that is even).
         return mem_.hits_privately(t.clock, cpu, op.line, false) &&
@@ -269,8 +279,25 @@ class Executor final : public sim::EventHandler {
   // Commits the oldest buffered store of `cpu` if its grant came, then issues the next ones.
   void drain_stores(CpuId cpu);
   // The thread's own view of a word: the global value with its buffered stores to it applied.
-  // Sets `buffered` when the thread has a buffered store to the word's line.
-  std::uint64_t forwarded(const Thread& t, const Op& op, bool& buffered);
+  // Sets `buffered` when the thread has a buffered store to the word's line (else returns 0: the
+  // load goes to the memory system).
+  std::uint64_t forwarded(CpuId cpu, const Thread& t, const Op& op, bool& buffered);
+  // A write performed by a thread running ahead of the next event (a store or a locked operation
+  // on a line it holds Modified), with the word's value before it. A load that finds its own
+  // buffered store to the line reads the line's value at its issue, not through a request
+  // (execute, kLoad); a thread that steps may issue one at a time before such a write, and must
+  // read the value from before it, as it would have had the writer stepped too. Kept while the
+  // write may be after some thread's clock (no earlier than the event being run).
+  struct AheadWrite {
+    Picos at;
+    CpuId cpu;
+    LineId line;
+    std::uint32_t word;
+    std::uint64_t old;
+  };
+  void note_ahead_write(CpuId cpu, Picos at, const Op& op, std::uint64_t old);
+  // The word's value as a thread at `at` on `cpu` sees it: before the writes run ahead of it.
+  std::uint64_t value_before_ahead_writes(CpuId cpu, Picos at, const Op& op);
   // A hit in the core's own caches takes its time at the thread's (SMT-shared) speed.
   static void at_core_speed(const Thread& t, coherence::AccessResult& r) {
     // A hit is the core's own pipeline work; the wait for this core's in-flight prefetch before it
@@ -296,8 +323,9 @@ class Executor final : public sim::EventHandler {
   // with `op` pending; false), or it was granted after waiting there.
   bool park_for_grant(Thread& t, const Op& op);
   void granted_after_wait(Thread& t, LineId line);
-  // Executes one op; returns false when the thread parked.
-  bool execute(CpuId cpu, Thread& t, const Op& op);
+  // Executes one op; returns false when the thread parked. `ahead`: the thread is past the next
+  // event (its writes are noted: note_ahead_write).
+  bool execute(CpuId cpu, Thread& t, const Op& op, bool ahead);
   // The value store's word of `op`, grown first if the op names one past its end. The common case
   // is inline and small; growing is out of line so that it costs the hot path no stack frame.
   std::uint64_t& word_ref(const Op& op) {
@@ -324,8 +352,12 @@ class Executor final : public sim::EventHandler {
   std::unordered_map<LineId, std::vector<CpuId>> watchers_;
   std::vector<std::uint8_t> watched_;
   std::uint32_t parked_ = 0;
-  Picos run_ahead_ = 0;               // the window in use (set_run_ahead; 0: step by step)
-  std::vector<PendingGrant> grants_;  // note_grant, earliest first
+  Picos run_ahead_ = 0;                   // the window in use (set_run_ahead; 0: step by step)
+  bool locked_ahead_ = false;             // locked operations may be run ahead over (an exact window)
+  std::vector<AheadWrite> ahead_writes_;  // oldest first
+  static constexpr std::size_t kAheadWritesKept = 64;
+  std::size_t prune_at_ = kAheadWritesKept;  // the log's length at which it is next pruned
+  std::vector<PendingGrant> grants_;         // note_grant, earliest first
 };
 
 }  // namespace walksim::exec
