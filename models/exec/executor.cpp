@@ -117,7 +117,7 @@ void Executor::schedule_drain(CpuId cpu, Picos at) {
 void Executor::note_grant(const PendingGrant& g) {
   if (run_ahead_ == 0) return;
   // Entries of the past go here too: a run whose threads seldom try to run ahead (so seldom ask
-  // earliest_grant) would otherwise keep one per grant of the whole run.
+  // earliest_listed_grant, which drops them too) would otherwise keep one per grant of the run.
   while (!grants_.empty() && grants_.front().at < sim_.now()) {
     std::pop_heap(grants_.begin(), grants_.end(), PendingGrant::Later{});
     grants_.pop_back();

@@ -186,7 +186,7 @@ class Executor final : public sim::EventHandler {
   // Inline: asked before every operation a thread runs ahead over.
   bool may_run_ahead(CpuId cpu, Thread& t) {
     if (!t.runs_ahead || t.finishing || !t.store_buffer.empty() || t.clock - sim_.next_event_time() > run_ahead_ ||
-        t.clock >= earliest_grant()) {
+        grant_before(t.clock)) {
       return false;
     }
     // The next operation: the pending one, else the head of the program's run (the program made
@@ -215,8 +215,11 @@ class Executor final : public sim::EventHandler {
     };
   };
   void note_grant(const PendingGrant& g);
-  // The earliest grant still pending (kNever if none). Mostly there is none: that answer inline.
-  Picos earliest_grant() { return grants_.empty() ? sim::kNever : earliest_listed_grant(); }
+  // Whether a grant still pending is at or before `at`. The pending grants are among the listed
+  // ones, so when the earliest listed entry (pending or not) is after `at` the answer is no without
+  // checking which entries still stand: most asks end there, inline (dbench-64 store-free: 4% of
+  // the simulation's host instructions were those checks).
+  bool grant_before(Picos at) { return !grants_.empty() && at >= grants_.front().at && at >= earliest_listed_grant(); }
   Picos earliest_listed_grant();
   // Whether `op` is one a thread may run ahead over (inline: asked for every operation run ahead).
   bool is_own_access(CpuId cpu, const Thread& t, const Op& op) const {
