@@ -374,7 +374,7 @@ TEST(RunAhead, AReaderRunAheadWithinTheExactWindowSeesAnotherCoresStoreWhenTheSt
 TEST(RunAhead, ALockedOperationOnALineTheCoreHoldsModifiedIsRunAheadOver) {
   auto run = [](Picos run_ahead) {
     auto spec = coherence::testing::chain(4, ProtocolKind::kDirectory);
-    spec.topology.domain_link = from_ns(15);  // an exact window of about 16 ns
+    spec.topology.domain_link = from_ns(15);  // an exact window of 2 + 15 ns less 1 ps
     Rig r(spec);
     r.ex.set_run_ahead(run_ahead);
     std::vector<std::unique_ptr<Repeat>> progs;
