@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -20,12 +21,26 @@ namespace {
 
 const std::string kRoot = std::string(WALKSIM_SOURCE_DIR) + "/configs";
 
-// The loaders read files (extends: and names resolve beside them), so the input goes to a file.
-std::string to_file(const uint8_t* data, size_t size, const char* ext) {
-  const std::string path = "/tmp/walksim-fuzz-" + std::to_string(getpid()) + ext;
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
-  return path;
-}
+// The loaders read files (extends: and names resolve beside them), so the input goes to a file,
+// removed again when the input has been tried (a fuzzing run leaves nothing behind).
+class InputFile {
+ public:
+  InputFile(const uint8_t* data, size_t size, const char* ext)
+      : path_((std::filesystem::temp_directory_path() / ("walksim-fuzz-" + std::to_string(getpid()) + ext)).string()) {
+    std::ofstream(path_, std::ios::binary)
+        .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  }
+  ~InputFile() {
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
+  }
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
 
 }  // namespace
 
@@ -34,12 +49,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {
 #if FUZZ_TARGET == 1
-    machine::Machine m(machine::load_machine(to_file(data, size, ".yaml"), {kRoot + "/machines"}));
+    const InputFile in(data, size, ".yaml");
+    machine::Machine m(machine::load_machine(in.path(), {kRoot + "/machines"}));
     (void)m;
 #elif FUZZ_TARGET == 2
-    kernel::load_kernel(to_file(data, size, ".yaml"), {kRoot + "/kernels"});
+    const InputFile in(data, size, ".yaml");
+    kernel::load_kernel(in.path(), {kRoot + "/kernels"});
 #elif FUZZ_TARGET == 3
-    experiment::load_experiment(to_file(data, size, ".yaml"), kRoot);
+    const InputFile in(data, size, ".yaml");
+    experiment::load_experiment(in.path(), kRoot);
 #elif FUZZ_TARGET == 4
     workload::parse_trace(text, "fuzz.trace");
 #elif FUZZ_TARGET == 5

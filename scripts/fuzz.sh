@@ -9,6 +9,8 @@ seconds="${FUZZ_SECONDS:-12}"
 # The same build as scripts/test.sh (after it, nothing is left to compile).
 ./scripts/configure-test-build.sh
 cmake --build build-test -j"$(nproc)" --target fuzz_machine fuzz_kernel fuzz_experiment fuzz_trace fuzz_syscall fuzz_btf
+work=""
+trap '[ -z "$work" ] || rm -rf "$work"' EXIT  # also when a crash stops the script
 for t in machine kernel experiment trace syscall btf; do
   work=$(mktemp -d)
   cp -r "fuzz/corpus/$t/." "$work/"

@@ -19,6 +19,7 @@ namespace {
 
 using testing::config_error;
 using testing::contains;
+using testing::ScratchDir;
 
 bool has_control_byte(const std::string& s) {
   for (const char c : s) {
@@ -27,20 +28,6 @@ bool has_control_byte(const std::string& s) {
   }
   return false;
 }
-
-// A scratch directory removed at the end of the test.
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    path = std::filesystem::temp_directory_path() / ("walksim-input-safety-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-  std::string write(const std::string& name, const std::string& text) const {
-    std::ofstream(path / name, std::ios::binary) << text;
-    return (path / name).string();
-  }
-};
 
 TEST(Printable, ControlCharactersAreEscapedAndTextIsKept) {
   EXPECT_EQ(printable("plain key_1 'x'"), "plain key_1 'x'");
@@ -165,23 +152,23 @@ TEST(LoadFile, OneDocumentWithAnExplicitStartAndEndLoads) {
 }
 
 TEST(LoadFile, ASymlinkLoopIsNamedAsSuch) {
-  const TempDir dir;
-  std::filesystem::create_symlink(dir.path / "l2.yaml", dir.path / "l1.yaml");
-  std::filesystem::create_symlink(dir.path / "l1.yaml", dir.path / "l2.yaml");
-  const ConfigError e = config_error([&] { load_file((dir.path / "l1.yaml").string()); });
+  const ScratchDir dir("input-safety");
+  std::filesystem::create_symlink(dir.path() / "l2.yaml", dir.path() / "l1.yaml");
+  std::filesystem::create_symlink(dir.path() / "l1.yaml", dir.path() / "l2.yaml");
+  const ConfigError e = config_error([&] { load_file((dir.path() / "l1.yaml").string()); });
   EXPECT_TRUE(contains(e.message(), "too many levels of symbolic links")) << e.what();
 }
 
 TEST(LoadFile, AMissingFileIsStillFileNotFound) {
-  const TempDir dir;
-  const ConfigError e = config_error([&] { load_file((dir.path / "none.yaml").string()); });
+  const ScratchDir dir("input-safety");
+  const ConfigError e = config_error([&] { load_file((dir.path() / "none.yaml").string()); });
   EXPECT_EQ(e.message(), "file not found");
-  const ConfigError d = config_error([&] { load_file(dir.path.string()); });
+  const ConfigError d = config_error([&] { load_file(dir.path().string()); });
   EXPECT_EQ(d.message(), "not a regular file");
 }
 
 TEST(LoadFile, RawControlBytesInAFileAreEscapedInTheMessage) {
-  const TempDir dir;
+  const ScratchDir dir("input-safety");
   const std::string path = dir.write("raw.yaml", "name: x\n\x1b[31mRED\x07\x9b: 1\n");
   const Node root = load_file(path);
   root.child("name").as_string();

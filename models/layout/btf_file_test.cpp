@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "models/config/test_support.hpp"
 #include "models/layout/pahole_listing.hpp"
 
 namespace walksim::layout {
@@ -18,13 +19,6 @@ std::string fixture(const std::string& f) { return std::string(WALKSIM_BTF_FIXTU
 std::string bytes_of(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-std::string write_temp(const std::string& name, const std::string& bytes) {
-  const auto p =
-      std::filesystem::temp_directory_path() / ("walksim-btf-test-" + std::to_string(::getpid()) + "-" + name);
-  std::ofstream(p, std::ios::binary) << bytes;
-  return p.string();
 }
 
 void expect_error(const std::string& path, const std::string& words) {
@@ -106,13 +100,14 @@ TEST(BtfFile, AFileThatIsNotBtfSaysWhatItIs) {
   expect_error(fixture("plain.o"), "without a .BTF section");
   expect_error(fixture("does-not-exist"), "no such file");
   expect_error(fixture(""), "not a regular file");
-  expect_error(write_temp("empty", ""), "not BTF");
+  const config::testing::ScratchDir dir("btf-test");
+  expect_error(dir.write("empty", ""), "not BTF");
   const std::string raw = bytes_of(fixture("lookalike.btf"));
   for (std::size_t cut : {std::size_t{2}, std::size_t{23}, std::size_t{100}, raw.size() / 2, raw.size() - 1}) {
-    expect_error(write_temp("cut" + std::to_string(cut) + ".btf", raw.substr(0, cut)), "truncated or corrupt");
+    expect_error(dir.write("cut" + std::to_string(cut) + ".btf", raw.substr(0, cut)), "truncated or corrupt");
   }
   const std::string elf = bytes_of(fixture("lookalike.o"));
-  expect_error(write_temp("cut.o", elf.substr(0, elf.size() / 3)), "");
+  expect_error(dir.write("cut.o", elf.substr(0, elf.size() / 3)), "");
 }
 
 // Each byte of the type and string sections changed in turn: libbpf 1.1 checks only the sections'

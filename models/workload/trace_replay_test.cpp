@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "models/config/test_support.hpp"
 #include "models/workload/test_support.hpp"
 
 namespace walksim::workload {
@@ -24,6 +25,12 @@ RunResult replay(const std::string& params, const std::string& kernel = "linux-2
   a.kernel = kernel;
   a.threads = threads;
   return testing::run(a, *w);
+}
+
+// The trace files this test program writes, in a directory of its own removed when it exits.
+const config::testing::ScratchDir& scratch() {
+  static const config::testing::ScratchDir dir("trace-test");
+  return dir;
 }
 
 TEST(TraceReplay, TheProcessesReplayTheirCallsWithOperationMarksAndUserTime) {
@@ -112,7 +119,7 @@ TEST(TraceReplay, ANodeTheMachineLacksIsReportedAtItsLine) {
   const Trace t = parse_trace("process p cwd=/a\nfile /a/f node=7\np stat ./f\n", "nodes.trace");
   testing::Built b("barcelona-2s8c", "linux-2.6.38");
   // Through the workload: written to a temporary file.
-  const std::string path = ::testing::TempDir() + "nodes.trace";
+  const std::string path = scratch().file("nodes.trace");
   {
     std::ofstream out(path);
     out << "process p cwd=/a\nfile /a/f node=7\np stat ./f\n";
@@ -128,11 +135,7 @@ TEST(TraceReplay, ANodeTheMachineLacksIsReportedAtItsLine) {
 }
 
 // Writes `text` to a file in the test's temporary directory and returns its path.
-std::string write_trace(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + name;
-  std::ofstream(path) << text;
-  return path;
-}
+std::string write_trace(const std::string& name, const std::string& text) { return scratch().write(name, text); }
 
 std::string load_message(const std::string& path) {
   try {
@@ -145,16 +148,16 @@ std::string load_message(const std::string& path) {
 }
 
 TEST(TraceFile, OnlyARegularFileIsRead) {
-  const std::string fifo = ::testing::TempDir() + "trace.fifo";
+  const std::string fifo = scratch().file("trace.fifo");
   std::filesystem::remove(fifo);
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   // Opening the FIFO would block until a writer comes: the check must come first.
   EXPECT_EQ(load_message(fifo), "not a regular file (a FIFO): give the path of a trace file");
   EXPECT_EQ(load_message("/dev/zero"), "not a regular file (a device): give the path of a trace file");
-  EXPECT_EQ(load_message(::testing::TempDir()), "not a regular file (a directory): give the path of a trace file");
+  EXPECT_EQ(load_message(scratch().path().string()), "not a regular file (a directory): give the path of a trace file");
   EXPECT_EQ(load_message("/nonexistent/x.trace"), "trace file not found");
   // A symlink is followed: to a trace, it loads.
-  const std::string link = ::testing::TempDir() + "small-link.trace";
+  const std::string link = scratch().file("small-link.trace");
   std::filesystem::remove(link);
   std::filesystem::create_symlink(kSmall, link);
   EXPECT_EQ(load_message(link), "loaded");

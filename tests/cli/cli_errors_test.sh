@@ -21,7 +21,9 @@ expect 2 "--scenario" -- bench --scenario no-such-scenario
 expect 0 "totals: 13 atomic RMW" -- trace --kernel linux-2.6.35 --syscall "stat ./file"
 expect 0 '"atomic_rmw": 4' -- trace --kernel linux-2.6.38 --syscall "stat ./file" --json
 expect 0 "speed-up" -- model ticketlock --cores 4 --think 2us --hold 100ns --handoff 50ns
-out=$(mktemp -d)/never
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+out=$scratch/never
 expect 2 "bad-threads.yaml:[0-9]+:[0-9]+: key 'threads': thread count 32 is outside 1..16" -- run "$src/tools/experiment/testdata/bad-threads.yaml" --out "$out"
 if [ -e "$out" ]; then echo "FAIL: a failed run left $out"; fail=1; fi
 expect 0 "results in" -- run "$src/tools/experiment/testdata/small.yaml" --out "$out" --jobs 2
