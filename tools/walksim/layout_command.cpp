@@ -3,8 +3,10 @@
 #include "tools/walksim/layout_command.hpp"
 
 #include <fmt/core.h>
-#include <unistd.h>
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -50,9 +52,14 @@ void write_checked_kernel(const std::string& out, const std::string& name, const
   const fs::path dir = target.parent_path();
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw experiment::OutputError("--out " + out + ": no directory " + dir.string());
-  const fs::path scratch = dir / fmt::format(".walksim-layout-{}", getpid());
-  fs::create_directory(scratch, ec);
-  if (ec) throw experiment::OutputError("--out " + out + ": cannot write in " + dir.string() + ": " + ec.message());
+  // A directory no one else can have made or linked: mkdtemp creates it, mode 0700, under a name
+  // drawn at random. (A name from the pid alone, as before, could be made in advance in a shared
+  // directory such as /tmp, holding a symlink the check's write would have followed.)
+  std::string tmpl = (dir / ".walksim-layout-XXXXXX").string();
+  if (!mkdtemp(tmpl.data())) {
+    throw experiment::OutputError("--out " + out + ": cannot write in " + dir.string() + ": " + std::strerror(errno));
+  }
+  const fs::path scratch(tmpl);
   try {
     const fs::path file = scratch / (name + ".yaml");
     {
