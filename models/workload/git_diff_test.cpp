@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "models/config/test_support.hpp"
 #include "models/workload/test_support.hpp"
 
 namespace walksim::workload {
@@ -188,20 +189,19 @@ TEST(GitDiff, OneThreadAlsoLstatsEachLeadingDirectoryOncePerRun) {
   // git v1.7.3's check_removed: has_symlink_leading_path lstats the leading directories that the
   // previous entry's did not verify (docs/reference/git-diff-user-space.md §1).
   namespace fs = std::filesystem;
-  const fs::path root = fs::temp_directory_path() / "walksim_git_diff_leading";
-  fs::remove_all(root);
+  const config::testing::ScratchDir scratch("git-diff-leading");
+  const fs::path root = scratch.path();
   fs::create_directories(root / "a/b");
   for (const char* f : {"a/b/c.c", "a/b/d.c", "a/e.c", "f.c"}) std::ofstream(root / f) << "x";
   const auto r = diff("scan: " + root.string() + "\nruns: 2\n", "linux-2.6.38", 1);
-  fs::remove_all(root);
   EXPECT_EQ(r.ops, 8u);
   EXPECT_EQ(r.calls, 8u + 2 * 2);  // 'a' and 'a/b' before a/b/c.c, each run
 }
 
 TEST(GitDiff, AScannedDirectoryIsDiffedAndAnUnreadableOneIsNamed) {
   namespace fs = std::filesystem;
-  const fs::path root = fs::temp_directory_path() / "walksim_git_diff_scan";
-  fs::remove_all(root);
+  const config::testing::ScratchDir scratch("git-diff-scan");
+  const fs::path root = scratch.path();
   fs::create_directories(root / "src/lib");
   fs::create_directories(root / ".git");
   for (const char* f : {"src/a.c", "src/lib/b.c", "README", ".git/index"}) std::ofstream(root / f) << "x";
@@ -210,7 +210,6 @@ TEST(GitDiff, AScannedDirectoryIsDiffedAndAnUnreadableOneIsNamed) {
   EXPECT_EQ(r.ops, 4u);  // README, link, src/a.c, src/lib/b.c
   EXPECT_EQ(r.failed, 0u);
   EXPECT_EQ(r.walk.link, 0u);  // lstat does not follow the link
-  fs::remove_all(root);
   try {
     testing::make(kGitDiffKind, "scan: /nonexistent/walksim-tree\n");
     FAIL() << "an unreadable directory was accepted";

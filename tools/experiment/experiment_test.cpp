@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "models/config/config_error.hpp"
+#include "models/config/test_support.hpp"
 #include "tools/experiment/bench.hpp"
 #include "tools/experiment/experiment_spec.hpp"
 #include "tools/experiment/runner.hpp"
@@ -83,8 +84,8 @@ TEST(Experiment, TheCalibrationFitsTheDeclaredPointAndSaysSo) {
 
 TEST(Experiment, OutputsAppearOnlyWhenEverythingIsWritten) {
   const auto r = run_experiment(load_experiment(data("small.yaml"), kRoot), kRoot, 2);
-  const auto dir = std::filesystem::temp_directory_path() / "walksim-output-test";
-  std::filesystem::remove_all(dir);
+  const config::testing::ScratchDir scratch("output-test");
+  const auto dir = scratch.path() / "walksim-output-test";
   {
     OutputDir out(dir.string(), false);
     write_outputs(r, out, "test", "test");
@@ -104,7 +105,6 @@ TEST(Experiment, OutputsAppearOnlyWhenEverythingIsWritten) {
   std::string header;
   std::getline(csv, header);
   EXPECT_EQ(header, "kernel,threads,metric,value,unit,sd,min,max,n");
-  std::filesystem::remove_all(dir);
 }
 
 TEST(ExperimentErrors, MoreThreadsThanCpusIsAnErrorAtTheSweep) {

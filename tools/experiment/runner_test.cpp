@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "models/config/test_support.hpp"
 #include "tools/experiment/experiment_spec.hpp"
 #include "tools/experiment/journal.hpp"
 #include "tools/experiment/output_dir.hpp"
@@ -146,7 +147,8 @@ TEST(RunnerVary, TheUnscaledCombinationReproducesTheExperimentWithoutTheAxisAndT
   auto plain = load_experiment(data("dbench-small.yaml"), kRoot);
   plain.repeats = 1;
   const auto base = run_experiment(plain, kRoot, 2);
-  const auto path = std::filesystem::temp_directory_path() / "walksim-runner-vary.yaml";
+  const config::testing::ScratchDir scratch("runner-vary");
+  const auto path = scratch.path() / "walksim-runner-vary.yaml";
   {
     std::ifstream in(data("dbench-small.yaml"));
     std::stringstream text;
@@ -154,7 +156,6 @@ TEST(RunnerVary, TheUnscaledCombinationReproducesTheExperimentWithoutTheAxisAndT
     std::ofstream(path) << text.str() << "vary:\n  machine.memory.dram_access: {scale: [1, 3]}\n";
   }
   auto varied_spec = load_experiment(path.string(), kRoot);
-  std::filesystem::remove(path);
   varied_spec.repeats = 1;
   const auto varied = run_experiment(varied_spec, kRoot, 2);
   for (std::uint32_t t : {1u, 4u}) {
