@@ -1,9 +1,8 @@
 // libFuzzer targets for every parser of user input. A ConfigError (or, for the syscall language,
 // std::invalid_argument) is the expected answer to bad input; anything else that escapes — another
 // exception, a crash, a sanitizer report — is a bug. One source, one target per FUZZ_TARGET value.
-#include <unistd.h>
-
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -21,12 +20,12 @@ namespace {
 
 const std::string kRoot = std::string(WALKSIM_SOURCE_DIR) + "/configs";
 
-// The loaders read files (extends: and names resolve beside them), so the input goes to a file,
-// removed again when the input has been tried (a fuzzing run leaves nothing behind).
+// The loaders read files (extends: and names resolve beside them), so the input goes to a file in
+// a directory of this process's own (mkdtemp: a random name, mode 0700, so nothing in the shared
+// temporary directory is followed), removed again when the input has been tried.
 class InputFile {
  public:
-  InputFile(const uint8_t* data, size_t size, const char* ext)
-      : path_((std::filesystem::temp_directory_path() / ("walksim-fuzz-" + std::to_string(getpid()) + ext)).string()) {
+  InputFile(const uint8_t* data, size_t size, const char* ext) : path_(directory() + "/input" + ext) {
     std::ofstream(path_, std::ios::binary)
         .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   }
@@ -39,6 +38,21 @@ class InputFile {
   const std::string& path() const { return path_; }
 
  private:
+  // Made at the first input and removed when the fuzzer exits.
+  static const std::string& directory() {
+    struct Dir {
+      std::string path = (std::filesystem::temp_directory_path() / "walksim-fuzz-XXXXXX").string();
+      Dir() {
+        if (!mkdtemp(path.data())) std::abort();  // no input could be tried
+      }
+      ~Dir() {
+        std::error_code ignored;
+        std::filesystem::remove_all(path, ignored);
+      }
+    };
+    static const Dir dir;
+    return dir.path;
+  }
   std::string path_;
 };
 
