@@ -2,10 +2,11 @@
 #pragma once
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 
 #include "models/config/config_error.hpp"
@@ -26,14 +27,15 @@ inline ConfigError config_error(auto&& f) {
 inline bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 // A directory of the test's own under the system's temporary directory, removed with everything in
-// it when the test ends, so that no run leaves files behind. Named by the test's `tag` and the
-// process id: concurrent test runs (two checkouts, ctest -j) never share one.
+// it when the test ends, so that no run leaves files behind. Made by mkdtemp (the tag and a random
+// suffix, mode 0700), as the layout command's scratch directory is: concurrent test runs (two
+// checkouts, ctest -j) never share one, and no one can have made it in advance.
 class ScratchDir {
  public:
-  explicit ScratchDir(const std::string& tag)
-      : path_(std::filesystem::temp_directory_path() / ("walksim-" + tag + "-" + std::to_string(::getpid()))) {
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
+  explicit ScratchDir(const std::string& tag) {
+    std::string name = (std::filesystem::temp_directory_path() / ("walksim-" + tag + "-XXXXXX")).string();
+    if (!mkdtemp(name.data())) throw std::runtime_error("cannot make a scratch directory from " + name);
+    path_ = name;
   }
   ~ScratchDir() {
     std::error_code ignored;  // a destructor must not throw; a leftover is not a test failure
