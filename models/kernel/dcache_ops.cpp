@@ -135,6 +135,104 @@ void d_kill(Emitter& e, DentryId parent, std::uint32_t bucket, std::optional<Den
   }
 }
 
+void dcache_dir_open_cursor(Emitter& e, DentryId dir) {
+  e.compute("d_alloc");
+  if (e.spec().d_count == DCount::kLockref) {  // d_alloc_cursor (5.x+): a reference on dir, no link yet
+    e.dget(dir);
+    e.percpu_add("nr_dentry", +1);
+  } else {
+    d_alloc_link(e, dir);
+  }
+}
+
+void dcache_dir_close_cursor(Emitter& e, DentryId dir) {
+  // dput of the cursor (unhashed, its last reference: d_kill), then dput of its parent.
+  const ObjId p = e.vfs().dentry(dir).obj;
+  if (global_dcache_lock(e)) {
+    e.dcache_lock();  // atomic_dec_and_lock(&cursor->d_count, &dcache_lock)
+    e.store(p, "d_subdirs");
+    e.store(e.vfs().globals(), "dentry_stat");
+    e.dcache_unlock();
+  } else {
+    e.lock(p, "d_lock");  // dentry_kill's lock of the parent, to unlink the cursor
+    e.store(p, "d_subdirs");
+    e.unlock(p, "d_lock");
+    e.percpu_add("nr_dentry", -1);
+  }
+  e.dput(dir);
+}
+
+void dcache_readdir(Emitter& e, DentryId dir, bool first) {
+  Vfs& vfs = e.vfs();
+  const ObjId d = vfs.dentry(dir).obj;
+  // filldir: the name and the inode number and type copied out.
+  const auto emit_entry = [&](const Dentry& x) {
+    e.load(x.obj, "d_iname");
+    e.load(x.inode, "i_mode");
+    e.compute("readdir_entry");
+  };
+  if (e.spec().d_count == DCount::kLockref) {
+    // 5.4+: scan_positives finds each entry under dir's d_lock and returns it pinned; the previous
+    // one is dropped after; at the end of the listing the cursor is unlinked, so the next call
+    // finds it unlinked and returns at once, taking nothing.
+    if (!first) return;
+    std::optional<DentryId> last;
+    const auto scan_end = [&] {
+      e.lock(d, "d_lock");
+      e.load(d, "d_subdirs");
+      e.unlock(d, "d_lock");
+      if (last) e.dput(*last);
+    };
+    for (const auto& [name, child] : vfs.children(dir)) {
+      const Dentry& x = vfs.dentry(child);
+      e.lock(d, "d_lock");
+      e.load(x.obj, "d_child");
+      e.load(x.obj, "d_inode");
+      if (x.negative) {
+        e.unlock(d, "d_lock");
+        continue;
+      }
+      e.lock(x.obj, "d_lock");
+      e.d_count_inc_locked(child);  // dget_dlock
+      e.unlock(x.obj, "d_lock");
+      e.unlock(d, "d_lock");
+      if (last) e.dput(*last);
+      last = child;
+      emit_entry(x);
+    }
+    scan_end();
+    e.lock(d, "d_lock");
+    e.store(d, "d_subdirs");  // the cursor unlinked (list_del_init) at the end of the listing
+    e.unlock(d, "d_lock");
+    return;
+  }
+  const bool global = global_dcache_lock(e);
+  d_children_lock(e, d);
+  if (!first) {  // the cursor is at the end: the loop finds nothing to list
+    e.load(d, "d_subdirs");
+    d_children_unlock(e, d);
+    return;
+  }
+  e.store(d, "d_subdirs");  // list_move(cursor, &d_subdirs): the walk starts at the head
+  for (const auto& [name, child] : vfs.children(dir)) {
+    const Dentry& x = vfs.dentry(child);
+    e.load(x.obj, "d_child");
+    if (!global) e.lock(x.obj, "d_lock");  // simple_positive under the child's lock
+    e.load(x.obj, "d_inode");
+    if (!global) e.unlock(x.obj, "d_lock");
+    if (x.negative) continue;
+    // The lock is dropped for filldir (it copies to user space) and taken again to move the
+    // cursor past this entry (list_move: the entry's and the cursor's links).
+    d_children_unlock(e, d);
+    emit_entry(x);
+    d_children_lock(e, d);
+    if (!global) e.lock(x.obj, "d_lock");
+    e.store(x.obj, "d_child");
+    if (!global) e.unlock(x.obj, "d_lock");
+  }
+  d_children_unlock(e, d);
+}
+
 void d_move(Emitter& e, DentryId d, DentryId to_dir, const std::string& name, std::optional<DentryId> target) {
   Vfs& vfs = e.vfs();
   const Dentry& x = vfs.dentry(d);

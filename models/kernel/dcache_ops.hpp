@@ -31,6 +31,16 @@ void d_delete(Emitter& e, DentryId victim);
 // reference dropped, its d_lock and d_seq taken); nullopt for a negative dentry never visible to
 // rcu-walk. The caller then drops the parent and frees it.
 void d_kill(Emitter& e, DentryId parent, std::uint32_t bucket, std::optional<DentryId> victim);
+// dcache_dir_open's cursor for `dir` (a d_alloc under it: a reference on `dir`, linked into its
+// children until 5.x; an unlinked d_alloc_cursor since) and dcache_dir_close's dput of it.
+void dcache_dir_open_cursor(Emitter& e, DentryId dir);
+void dcache_dir_close_cursor(Emitter& e, DentryId dir);
+// One getdents call of dcache_readdir on `dir` (fs/libfs.c), `first` the call that lists the
+// children (the next one finds the cursor at the end and returns 0). The children's lock (the
+// global dcache_lock, then dir's d_lock) is dropped around each entry's filldir and taken again to
+// move the cursor past it; since 5.4 (scan_positives) each entry is found under dir's d_lock and
+// pinned by a reference instead.
+void dcache_readdir(Emitter& e, DentryId dir, bool first);
 // d_move of `d` to (`to_dir`, `name`), replacing `target` if given, under rename_lock.
 void d_move(Emitter& e, DentryId d, DentryId to_dir, const std::string& name, std::optional<DentryId> target);
 

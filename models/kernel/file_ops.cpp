@@ -117,9 +117,7 @@ int dentry_open(Ctx& c, DentryId d, bool write, bool directory) {
   }
   file_list_add(c, f);
   if (directory) {
-    // dcache_dir_open: a cursor dentry linked into the directory's d_subdirs.
-    c.e.compute("d_alloc");
-    d_subdirs_access(c.e, c.vfs.dentry(d).obj, true);
+    dcache_dir_open_cursor(c.e, d);  // dcache_dir_open: a cursor dentry under the directory
     f.dir_cursor = true;
   }
   fd_table_update(c);
@@ -340,7 +338,7 @@ void sys_close(Ctx& c, const Syscall& s) {
   c.e.compute("close_file");
   c.e.load(c.vfs.dentry(f.dentry).inode, "i_op");  // fsnotify_close
   if (f.dir_cursor) {
-    d_subdirs_access(c.e, c.vfs.dentry(f.dentry).obj, true);  // dcache_dir_close kills the cursor
+    dcache_dir_close_cursor(c.e, f.dentry);
   }
   file_list_del(c, f);
   if (f.write) {
@@ -407,23 +405,13 @@ void sys_readdir(Ctx& c, const Syscall& s) {
   c.e.percpu_add("nr_files", +1);
   get_file_cred(c);
   const int fd = dentry_open(c, w.target, false, true);
-  // getdents until it returns 0: each call takes i_mutex and walks d_subdirs under the lock.
+  // getdents until it returns 0: each call takes i_mutex and runs dcache_readdir.
   const Dentry& dir = c.vfs.dentry(w.target);
   for (int call = 0; call < 2; ++call) {
     c.e.compute("syscall");
     fget_light(c);
     c.e.mutex_lock(dir.inode, "i_mutex");
-    d_children_lock(c.e, dir.obj);
-    if (call == 0) {
-      for (const auto& [name, child] : c.vfs.children(w.target)) {
-        c.e.load(c.vfs.dentry(child).obj, "d_child");
-        c.e.load(c.vfs.dentry(child).obj, "d_iname");
-        c.e.load(c.vfs.dentry(child).inode, "i_mode");
-        c.e.compute("readdir_entry");
-      }
-    }
-    c.e.store(dir.obj, "d_subdirs");  // move the cursor
-    d_children_unlock(c.e, dir.obj);
+    dcache_readdir(c.e, w.target, call == 0);
     c.e.mutex_unlock(dir.inode, "i_mutex");
   }
   Syscall close;
