@@ -61,7 +61,8 @@ TEST(ReaddirCounts, ALockrefListingPinsEachEntryWithAReferenceAndDropsIt) {
   ASSERT_FALSE(five.failed);
   // scan_positives per entry and once at the end, then the cursor's unlink; the second getdents
   // finds the cursor unlinked and takes nothing.
-  EXPECT_EQ(acquisitions(one, "dentry 'd'", "d_lockref"), 4);  // the entry's scan, the last scan, the cursor's unlink and d_kill
+  EXPECT_EQ(acquisitions(one, "dentry 'd'", "d_lockref"),
+            4);  // the entry's scan, the last scan, the cursor's unlink and d_kill
   EXPECT_EQ(acquisitions(five, "dentry 'd'", "d_lockref") - acquisitions(one, "dentry 'd'", "d_lockref"), 4);
   EXPECT_EQ(file_d_lock_acquisitions(five, "d_lockref"), 5);  // dget_dlock under the entry's lock
   // Each reference dropped again (lockref_put_return: one cmpxchg on the entry's line).
