@@ -177,12 +177,6 @@ void dcache_readdir(Emitter& e, DentryId dir, bool first) {
     // finds it unlinked and returns at once, taking nothing.
     if (!first) return;
     std::optional<DentryId> last;
-    const auto scan_end = [&] {
-      e.lock(d, "d_lock");
-      e.load(d, "d_subdirs");
-      e.unlock(d, "d_lock");
-      if (last) e.dput(*last);
-    };
     for (const auto& [name, child] : vfs.children(dir)) {
       const Dentry& x = vfs.dentry(child);
       e.lock(d, "d_lock");
@@ -200,7 +194,11 @@ void dcache_readdir(Emitter& e, DentryId dir, bool first) {
       last = child;
       emit_entry(x);
     }
-    scan_end();
+    // The last scan finds no entry left and drops the last one listed.
+    e.lock(d, "d_lock");
+    e.load(d, "d_subdirs");
+    e.unlock(d, "d_lock");
+    if (last) e.dput(*last);
     e.lock(d, "d_lock");
     e.store(d, "d_subdirs");  // the cursor unlinked (list_del_init) at the end of the listing
     e.unlock(d, "d_lock");
