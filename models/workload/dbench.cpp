@@ -80,11 +80,16 @@ constexpr Param<DbenchParams> kParams[] = {
        p.loadfile.io_size = static_cast<std::uint32_t>(v);
      },
      [](const DbenchParams& p) -> ParamValue { return size_text(p.loadfile.io_size); }},
-    {"files_per_dir", "persistent files in each of the client's nine ~dmtmp directories (1..100000)",
+    {"files_per_dir",
+     "persistent files in each of the client's nine ~dmtmp directories (1..100000; unset: each as many as it holds "
+     "on average in dbench's client_plain.txt, PARADOX 24 down to EXCEL 2)",
      [](const config::Node& n, DbenchParams& p) {
        p.loadfile.files_per_dir = read_count(n, "files_per_dir", 1, 100000);
      },
-     [](const DbenchParams& p) -> ParamValue { return std::uint64_t{p.loadfile.files_per_dir}; }},
+     [](const DbenchParams& p) -> ParamValue {
+       if (!p.loadfile.files_per_dir) return std::monostate{};
+       return std::uint64_t{*p.loadfile.files_per_dir};
+     }},
     {"loadfile_ops", "approximate operations of one pass of the loadfile, replayed in a loop (1000..2000000)",
      [](const config::Node& n, DbenchParams& p) {
        p.loadfile.ops = read_count(n, "loadfile_ops", 1000, kMaxLoadfileOpsHeld,

@@ -13,15 +13,13 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "models/workload/dbench_census.hpp"
+
 namespace walksim::workload::dbench {
 
 namespace {
 
-constexpr const char* kDirs[] = {"PARADOX", "PM", "COREL", "WORDPRO", "PWRPNT", "WORD", "EXCEL", "ACCESS", "SEED"};
 constexpr const char* kExts[] = {"DOC", "XLS", "PPT", "CDR", "DB", "PX", "LWP", "PRN", "BMP", "CFG", "CPT", "TXT"};
-constexpr double kQueryPathBeforeCreate = 0.5;  // share of creates preceded by a failing QUERY_PATH_INFORMATION
-constexpr double kQueryPathOnDir = 0.1;         // share of successful QUERY_PATH_INFORMATION naming a directory
-constexpr double kFindFirstInDmtmp = 0.8;     // FIND_FIRST "~dmtmp\<.JNK" (as in client_plain.txt), else a subdirectory
 constexpr double kStartProbability = 0.3;     // per step, start a new unit rather than advance an open handle
 constexpr std::uint64_t kFollowUpDelay = 16;  // follow-ups start within this many units
 
@@ -95,14 +93,15 @@ std::string_view parent_view(const std::string& path) {
 
 std::string parent_of(const std::string& path) { return std::string(parent_view(path)); }
 
-ClientTree make_client_tree(std::uint32_t files_per_dir, sim::Rng& rng) {
+ClientTree make_client_tree(std::optional<std::uint32_t> files_per_dir, sim::Rng& rng) {
   ClientTree t;
-  t.dirs.push_back("~dmtmp");
-  for (const char* d : kDirs) {
-    const std::string dir = std::string("~dmtmp/") + d;
+  t.dirs.push_back(kCensus[0].name);  // ~dmtmp: its nine directories (the census: 8.97 entries)
+  for (std::size_t d = 1; d < kCensus.size(); ++d) {
+    const std::string dir = std::string(kCensus[0].name) + "/" + kCensus[d].name;
     t.dirs.push_back(dir);
+    const auto files = files_per_dir ? *files_per_dir : static_cast<std::uint32_t>(std::lround(kCensus[d].avg_entries));
     std::set<std::string> used;
-    for (std::uint32_t i = 0; i < files_per_dir; ++i) t.files.push_back(dir + "/" + fresh_name(rng, used));
+    for (std::uint32_t i = 0; i < files; ++i) t.files.push_back(dir + "/" + fresh_name(rng, used));
   }
   return t;
 }
@@ -134,20 +133,32 @@ struct Counts {
   }
 };
 
+std::uint64_t share_of(std::uint64_t n, double part, double whole) {
+  return static_cast<std::uint64_t>(std::llround(static_cast<double>(n) * part / whole));
+}
+
+// What leads up to one create, and what follows it.
+struct CreatePlan {
+  std::size_t dir = 0;  // index in ClientTree::dirs
+  bool query_first = false, open_first = false, renamed = false;
+};
+
 // Builds one pass, step by step; the steps draw from `rng` in the order make_loadfile calls them.
+// Which directory each operation names follows the census of client_plain.txt (dbench_census.hpp):
+// the counts of each kind are split over the directories in the census' proportions.
 class LoadfileBuilder {
  public:
   LoadfileBuilder(const ClientTree& tree, const LoadfileParams& p, sim::Rng& rng)
-      : tree_(tree), p_(p), rng_(rng), n_(p), subdirs_(tree.dirs.begin() + 1, tree.dirs.end()), used_(subdirs_.size()) {
-    // Names in use per directory: the persistent files, then every temporary name of the pass.
+      : tree_(tree), p_(p), rng_(rng), n_(p), files_(tree.dirs.size()), used_(tree.dirs.size()) {
+    // Names in use per directory: the persistent files and directories, then every temporary
+    // name of the pass.
     for (const auto& f : tree.files) {
-      const auto dir = std::find(subdirs_.begin(), subdirs_.end(), parent_of(f));
-      if (dir != subdirs_.end()) {
-        used_[static_cast<std::size_t>(dir - subdirs_.begin())].insert(f.substr(f.rfind('/') + 1));
-      }
+      const std::size_t d = dir_index(parent_of(f));
+      files_[d].push_back(f);
+      used_[d].insert(f.substr(f.rfind('/') + 1));
     }
-    qpath_left_ = n_.qpath;
-    missing_left_ = n_.missing;
+    for (std::size_t d = 1; d < tree.dirs.size(); ++d) used_[0].insert(kCensus[d].name);
+    plan_creates();
   }
 
   std::vector<LoadOp> build() {
@@ -160,43 +171,84 @@ class LoadfileBuilder {
   }
 
  private:
-  std::string persistent() { return tree_.files[rng_.below(tree_.files.size())]; }
+  std::size_t dir_index(const std::string& dir) const {
+    const auto it = std::find(tree_.dirs.begin(), tree_.dirs.end(), dir);
+    if (it == tree_.dirs.end()) throw std::invalid_argument("dbench loadfile: " + dir + " is not in the client tree");
+    return static_cast<std::size_t>(it - tree_.dirs.begin());
+  }
 
-  // File handles: opens of persistent files, then creates of temporary ones (each preceded by a
-  // failing query or open, and followed by a rename and its unlink).
+  // A persistent file of directory `d`; a directory without any gives one of another directory.
+  std::string persistent(std::size_t d) {
+    while (files_[d].empty()) d = 1 + rng_.below(tree_.dirs.size() - 1);
+    return files_[d][rng_.below(files_[d].size())];
+  }
+
+  // Each create's directory and whether a failing query, a failing open and a rename go with it.
+  // The failing opens and queries that lead up to creates come out of the mix's budgets for them.
+  void plan_creates() {
+    const auto creates = apportion(n_.create, weights(&CensusDir::create));
+    auto flagged = [&](double CensusDir::*column, std::uint64_t total, bool CreatePlan::*flag) {
+      const auto per_dir = apportion(total, weights(column));
+      std::uint64_t given = 0;
+      for (std::size_t d = 0; d < creates.size(); ++d) {
+        std::uint64_t k = std::min(per_dir[d], creates[d]);
+        given += k;
+        for (auto it = creates_.begin(); k > 0 && it != creates_.end(); ++it) {
+          if (it->dir == d) {
+            (*it).*flag = true;
+            --k;
+          }
+        }
+      }
+      return given;
+    };
+    for (const std::size_t d : shuffled_indices(creates, rng_)) creates_.push_back({d});
+    const double census_creates = census_sum(&CensusDir::create);
+    const std::uint64_t queries =
+        std::min(n_.qpath, share_of(n_.create, census_sum(&CensusDir::qpath_before_create), census_creates));
+    const std::uint64_t opens =
+        std::min(n_.missing, share_of(n_.create, census_sum(&CensusDir::open_before_create), census_creates));
+    queries_before_creates_ = flagged(&CensusDir::qpath_before_create, queries, &CreatePlan::query_first);
+    qpath_left_ = n_.qpath - queries_before_creates_;
+    missing_left_ = n_.missing - flagged(&CensusDir::open_before_create, opens, &CreatePlan::open_first);
+    flagged(&CensusDir::rename, n_.rename, &CreatePlan::renamed);
+  }
+
+  // File handles: opens of persistent files, then creates of temporary ones (each perhaps preceded
+  // by a failing query or open, and followed by a rename and its unlink).
   std::vector<Unit> file_sessions() {
     std::vector<Unit> sessions;
-    for (std::uint64_t i = 0; i < n_.open + n_.open_if; ++i) {
+    const auto dirs = shuffled_indices(apportion(n_.open + n_.open_if, weights(&CensusDir::open)), rng_);
+    for (std::uint64_t i = 0; i < dirs.size(); ++i) {
       Unit u;
       u.handle = true;
-      u.ops.push_back(op(i < n_.open ? OpKind::kOpenExisting : OpKind::kOpenIf, persistent()));
+      u.ops.push_back(op(i < n_.open ? OpKind::kOpenExisting : OpKind::kOpenIf, persistent(dirs[i])));
       sessions.push_back(std::move(u));
     }
-    for (std::uint64_t i = 0; i < n_.create; ++i) sessions.push_back(create_session(i < n_.rename));
+    for (const auto& c : creates_) sessions.push_back(create_session(c));
     return sessions;
   }
 
-  Unit create_session(bool renamed) {
+  std::string fresh_path(std::size_t d, const char* ext = nullptr) {
+    return tree_.dirs[d] + "/" + fresh_name(rng_, used_[d], ext);
+  }
+
+  Unit create_session(const CreatePlan& c) {
     Unit u;
     u.handle = true;
-    const std::size_t d = rng_.below(subdirs_.size());
-    const std::string path = subdirs_[d] + "/" + fresh_name(rng_, used_[d]);
-    if (qpath_left_ > 0 && rng_.uniform() < kQueryPathBeforeCreate) {
+    const std::string path = fresh_path(c.dir);
+    if (c.query_first) {
       LoadOp q = op(OpKind::kQueryPathInfo, path);
       q.exists = false;
       u.ops.push_back(q);
-      --qpath_left_;
     }
-    if (missing_left_ > 0) {  // the client first tries to open the name, which fails
-      u.ops.push_back(op(OpKind::kOpenMissing, path));
-      --missing_left_;
-    }
+    if (c.open_first) u.ops.push_back(op(OpKind::kOpenMissing, path));  // the client tries to open it first
     u.ops.push_back(op(OpKind::kCreate, path));
     // After the Close: an optional rename within the directory, then the unlink.
     Unit unlink;
-    if (renamed) {
+    if (c.renamed) {
       LoadOp r = op(OpKind::kRename, path);
-      r.path2 = subdirs_[d] + "/" + fresh_name(rng_, used_[d]);
+      r.path2 = fresh_path(c.dir);
       unlink.ops.push_back(op(OpKind::kUnlink, r.path2));
       Unit rename;
       rename.ops.push_back(std::move(r));
@@ -240,12 +292,12 @@ class LoadfileBuilder {
   // Directory handles: mkdir and Close, and later the rmdir.
   void add_mkdirs(std::vector<Unit>& units) {
     for (std::uint64_t i = 0; i < n_.mkdir; ++i) {
-      const std::size_t d = rng_.below(subdirs_.size());
+      const std::size_t d = 1 + rng_.below(tree_.dirs.size() - 1);
       std::string name;
       do {
         name = "D" + std::to_string(rng_.below(100000));
       } while (!used_[d].insert(name).second);
-      const std::string path = subdirs_[d] + "/" + name;
+      const std::string path = tree_.dirs[d] + "/" + name;
       Unit u;
       u.handle = true;
       u.ops.push_back(op(OpKind::kMkdir, path));
@@ -265,19 +317,33 @@ class LoadfileBuilder {
       u.ops.push_back(std::move(o));
       units.push_back(std::move(u));
     };
-    for (std::uint64_t i = 0; i < qpath_left_; ++i) {
-      single(op(OpKind::kQueryPathInfo,
-                rng_.uniform() < kQueryPathOnDir ? tree_.dirs[rng_.below(tree_.dirs.size())] : persistent()));
+    // The queries: of missing names as many as the census has in all (less those before creates),
+    // the rest of existing files and, in the census' share, directories.
+    const std::uint64_t all_missing = share_of(n_.qpath, census_sum(&CensusDir::qpath_missing), kCensusQueryPaths);
+    const std::uint64_t missing_queries =
+        std::min(qpath_left_, all_missing > queries_before_creates_ ? all_missing - queries_before_creates_ : 0);
+    for (const std::size_t d : shuffled_indices(
+             apportion(missing_queries, weights_without(&CensusDir::qpath_missing, &CensusDir::qpath_before_create)),
+             rng_)) {
+      LoadOp q = op(OpKind::kQueryPathInfo, fresh_path(d));
+      q.exists = false;
+      single(std::move(q));
     }
-    for (std::uint64_t i = 0; i < missing_left_; ++i) {
-      const std::size_t d = rng_.below(subdirs_.size());
-      single(op(OpKind::kOpenMissing, subdirs_[d] + "/" + fresh_name(rng_, used_[d], "JNK")));
+    const std::uint64_t hits = qpath_left_ - missing_queries;
+    const auto file_dirs = shuffled_indices(apportion(hits, weights(&CensusDir::open)), rng_);
+    for (std::uint64_t i = 0; i < hits; ++i) {
+      single(op(OpKind::kQueryPathInfo, rng_.uniform() < kCensusQueryPathDirs / kCensusQueryPathHits
+                                            ? tree_.dirs[rng_.below(tree_.dirs.size())]
+                                            : persistent(file_dirs[i])));
     }
-    for (std::uint64_t i = 0; i < n_.find; ++i) {
-      // A wildcard name: the stat of resolve_name fails, then the directory is listed.
-      const std::string dir =
-          rng_.uniform() < kFindFirstInDmtmp ? tree_.dirs[0] : subdirs_[rng_.below(subdirs_.size())];
-      single(op(OpKind::kFindFirst, dir + "/<.JNK"));
+    for (const std::size_t d : shuffled_indices(
+             apportion(missing_left_, weights_without(&CensusDir::open_missing, &CensusDir::open_before_create)),
+             rng_)) {
+      single(op(OpKind::kOpenMissing, fresh_path(d, "JNK")));
+    }
+    // A wildcard name: the stat of resolve_name fails, then the directory is listed.
+    for (const std::size_t d : shuffled_indices(apportion(n_.find, weights(&CensusDir::find_first)), rng_)) {
+      single(op(OpKind::kFindFirst, tree_.dirs[d] + "/<.JNK"));
     }
     for (std::uint64_t i = 0; i < n_.qfs; ++i) single(op(OpKind::kQueryFsInfo, "."));
   }
@@ -342,16 +408,18 @@ class LoadfileBuilder {
   const LoadfileParams& p_;
   sim::Rng& rng_;
   const Counts n_;
-  std::vector<std::string> subdirs_;
-  std::vector<std::set<std::string>> used_;
+  std::vector<std::vector<std::string>> files_;  // the persistent files, by directory
+  std::vector<std::set<std::string>> used_;      // names in use, by directory
+  std::vector<CreatePlan> creates_;
+  std::uint64_t queries_before_creates_ = 0;
   std::uint64_t qpath_left_ = 0, missing_left_ = 0;  // queries and failing opens not yet placed
 };
 
 }  // namespace
 
 std::vector<LoadOp> make_loadfile(const ClientTree& tree, const LoadfileParams& p, sim::Rng& rng) {
-  if (tree.files.empty() || tree.dirs.size() < 2) {
-    throw std::invalid_argument("dbench loadfile: the client tree is empty");
+  if (tree.files.empty() || tree.dirs.size() != kCensus.size()) {
+    throw std::invalid_argument("dbench loadfile: the client tree is not ~dmtmp and its nine directories");
   }
   const Counts n(p);
   if (n.open + n.create + n.open_if == 0 && n.read + n.write + n.qfile + n.flush + n.sfile + n.lock > 0) {

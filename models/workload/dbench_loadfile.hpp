@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,7 +62,9 @@ struct Mix {
 
 struct LoadfileParams {
   std::uint32_t ops = 20000;         // approximate length of one pass (scaled from the mix)
-  std::uint32_t files_per_dir = 16;  // persistent files in each of the nine ~dmtmp directories
+  // Persistent files in each of the nine ~dmtmp directories; unset: each as many as it holds on
+  // average in client_plain.txt (dbench_census.hpp: PARADOX 24, COREL 11, ..., EXCEL 2).
+  std::optional<std::uint32_t> files_per_dir;
   std::uint32_t io_size = 2048;      // bytes per ReadX / WriteX
   bool statfs = true;                // false: QUERY_FS_INFORMATION removed (the published V-dbench run)
   std::uint32_t max_open = 3;        // handles a client keeps open at once
@@ -74,8 +77,9 @@ struct ClientTree {
   std::vector<std::string> files;
 };
 
-// The nine netbench directories under ~dmtmp, each with `files_per_dir` files with 8.3 names.
-ClientTree make_client_tree(std::uint32_t files_per_dir, sim::Rng& rng);
+// ~dmtmp and the nine netbench directories under it, each with `files_per_dir` files with 8.3
+// names, or, unset, as many as the census of client_plain.txt gives it.
+ClientTree make_client_tree(std::optional<std::uint32_t> files_per_dir, sim::Rng& rng);
 
 // One pass. Replaying it from the tree's state leaves the tree in that state again: every
 // created file is unlinked (after an optional rename within its directory), every made directory

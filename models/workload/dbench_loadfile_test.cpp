@@ -9,6 +9,8 @@
 #include <map>
 #include <set>
 
+#include "models/workload/dbench_census.hpp"
+
 namespace walksim::workload::dbench {
 namespace {
 
@@ -192,6 +194,88 @@ TEST(DbenchLoadfile, TheClientTreeHasTheNineNetbenchDirectories) {
   EXPECT_EQ(t.files.size(), 45u);
   EXPECT_EQ(t.dirs[1], "~dmtmp/PARADOX");
   for (const auto& f : t.files) EXPECT_EQ(std::count(f.begin(), f.end(), '/'), 2) << f;
+  // Unset, each directory holds what it holds on average in client_plain.txt.
+  const auto census = make_client_tree(std::nullopt, rng);
+  std::map<std::string, int> per_dir;
+  for (const auto& f : census.files) ++per_dir[parent_of(f)];
+  EXPECT_EQ(per_dir["~dmtmp/PARADOX"], 24);
+  EXPECT_EQ(per_dir["~dmtmp/COREL"], 11);
+  EXPECT_EQ(per_dir["~dmtmp/EXCEL"], 2);
+  EXPECT_EQ(census.files.size(), 24u + 3 + 11 + 9 + 6 + 4 + 2 + 3 + 3);
+}
+
+// The entries the pass's directory listings read (resolve_name's listing after every name that
+// does not resolve, and FIND_FIRST's own), per operation and by directory, replaying the pass.
+struct Listings {
+  double per_op = 0, entries_per_op = 0;
+  std::map<std::string, double> share;  // of the listings, by directory
+};
+Listings listings(const Generated& g) {
+  std::map<std::string, std::set<std::string>> in;  // directory -> names
+  for (const auto& d : g.tree.dirs) {
+    if (d.find('/') != std::string::npos) in[parent_of(d)].insert(d);
+  }
+  for (const auto& f : g.tree.files) in[parent_of(f)].insert(f);
+  double count = 0, entries = 0;
+  std::map<std::string, double> by_dir;
+  auto list = [&](const std::string& p, int times) {
+    count += times;
+    entries += times * static_cast<double>(in[parent_of(p)].size());
+    by_dir[parent_of(p)] += times;
+  };
+  for (const LoadOp& o : g.ops) {
+    switch (o.kind) {
+      case OpKind::kOpenMissing:
+        list(o.path, 1);
+        break;
+      case OpKind::kCreate:
+      case OpKind::kMkdir:
+        list(o.path, 1);
+        in[parent_of(o.path)].insert(o.path);
+        break;
+      case OpKind::kQueryPathInfo:
+        if (!o.exists) list(o.path, 1);
+        break;
+      case OpKind::kFindFirst:
+        list(o.path, 2);
+        break;
+      case OpKind::kUnlink:
+      case OpKind::kRmdir:
+        in[parent_of(o.path)].erase(o.path);
+        break;
+      case OpKind::kRename:
+        list(o.path2, 1);
+        in[parent_of(o.path)].erase(o.path);
+        in[parent_of(o.path2)].insert(o.path2);
+        break;
+      default:
+        break;
+    }
+  }
+  Listings l;
+  l.per_op = count / static_cast<double>(g.ops.size());
+  l.entries_per_op = entries / static_cast<double>(g.ops.size());
+  for (const auto& [d, n] : by_dir) l.share[d] = n / count;
+  return l;
+}
+
+// client_plain.txt, counted by scripts/dbench-census.py: 12,838 listings of the tree in 122,877
+// operations, reading 0.974 entries per operation; 45% of them of ~dmtmp (FIND_FIRST's), 14% of PM
+// (its failing opens), 13% of PARADOX (the biggest directory).
+TEST(DbenchLoadfile, ListsAsManyEntriesAsClientPlainTxtDoes) {
+  LoadfileParams p;
+  p.ops = 122877;
+  for (const std::uint64_t seed : {1, 2}) {
+    const auto l = listings(generate(p, seed));
+    EXPECT_NEAR(l.per_op, 12838.0 / 122877, 0.05 * 12838 / 122877);
+    EXPECT_NEAR(l.entries_per_op, kCensusEntriesListedPerOp, 0.05 * kCensusEntriesListedPerOp);
+    EXPECT_NEAR(l.share.at("~dmtmp"), 5842.0 / 12838, 0.03);
+    EXPECT_NEAR(l.share.at("~dmtmp/PM"), 1827.0 / 12838, 0.03);
+    EXPECT_NEAR(l.share.at("~dmtmp/PARADOX"), 1618.0 / 12838, 0.03);
+  }
+  // Sixteen files in every directory, as before the census, read about half as much again.
+  p.files_per_dir = 16;
+  EXPECT_GT(listings(generate(p)).entries_per_op, 1.3 * kCensusEntriesListedPerOp);
 }
 
 TEST(DbenchLoadfile, ACreateResolvesTheNameFirstThenListsTheDirectoryOpensAndStats) {

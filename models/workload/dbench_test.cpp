@@ -141,9 +141,10 @@ TEST(Dbench, ClientsWithLoadfilesOfTheirOwnGiveTheSameRateOverFiveSeeds) {
   const double own = spread("distinct_loadfiles: true\n");
   const double shared = spread("");
   EXPECT_LT(own, 0.10);
-  // Twice the 10% the YAMLs need, or more (over 30% before every transaction waited for its
-  // grant, 24% since, 2026-12-05).
-  EXPECT_GT(shared, 0.20) << "clients replaying one loadfile in step no longer spread: the YAMLs' reason is gone";
+  // Half as much again as the 10% the YAMLs need, or more (over 30% before every transaction
+  // waited for its grant, 24% since, 2026-12-05; 17% with the directories client_plain.txt has,
+  // 2026-12-07).
+  EXPECT_GT(shared, 0.15) << "clients replaying one loadfile in step no longer spread: the YAMLs' reason is gone";
 }
 
 }  // namespace
