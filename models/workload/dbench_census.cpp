@@ -38,8 +38,8 @@ std::vector<std::uint64_t> apportion(std::uint64_t total, const std::vector<doub
     remainders.emplace_back(exact - std::floor(exact), i);
   }
   // Largest remainder first; ties to the lower index, so the split is the same on every host.
-  std::stable_sort(remainders.begin(), remainders.end(),
-                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::sort(remainders.begin(), remainders.end(),
+            [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
   for (std::size_t k = 0; given < total; ++k, ++given) ++parts[remainders[k % remainders.size()].second];
   return parts;
 }
