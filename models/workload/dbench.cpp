@@ -90,7 +90,10 @@ constexpr Param<DbenchParams> kParams[] = {
        if (!p.loadfile.files_per_dir) return std::monostate{};
        return std::uint64_t{*p.loadfile.files_per_dir};
      }},
-    {"loadfile_ops", "approximate operations of one pass of the loadfile, replayed in a loop (1000..2000000)",
+    {"loadfile_ops",
+     "approximate operations of one pass of the loadfile, replayed in a loop (1000..2000000; as many as a client "
+     "measures makes its window one whole pass, so that the figure does not depend on which stretch of the mix a "
+     "short window catches)",
      [](const config::Node& n, DbenchParams& p) {
        p.loadfile.ops = read_count(n, "loadfile_ops", 1000, kMaxLoadfileOpsHeld,
                                    "(a loadfile operation costs about 300 bytes of host memory, and clients replay "
