@@ -9,12 +9,14 @@ namespace walksim::workload::dbench {
 
 std::vector<double> weights(double CensusDir::*column) {
   std::vector<double> w;
+  w.reserve(kCensus.size());
   for (const auto& d : kCensus) w.push_back(d.*column);
   return w;
 }
 
 std::vector<double> weights_without(double CensusDir::*all, double CensusDir::*part) {
   std::vector<double> w;
+  w.reserve(kCensus.size());
   for (const auto& d : kCensus) w.push_back(d.*all - d.*part);
   return w;
 }

@@ -61,13 +61,13 @@ struct Mix {
 };
 
 struct LoadfileParams {
-  std::uint32_t ops = 20000;         // approximate length of one pass (scaled from the mix)
+  std::uint32_t ops = 20000;  // approximate length of one pass (scaled from the mix)
   // Persistent files in each of the nine ~dmtmp directories; unset: each as many as it holds on
   // average in client_plain.txt (dbench_census.hpp: PARADOX 24, COREL 11, ..., EXCEL 2).
   std::optional<std::uint32_t> files_per_dir;
-  std::uint32_t io_size = 2048;      // bytes per ReadX / WriteX
-  bool statfs = true;                // false: QUERY_FS_INFORMATION removed (the published V-dbench run)
-  std::uint32_t max_open = 3;        // handles a client keeps open at once
+  std::uint32_t io_size = 2048;  // bytes per ReadX / WriteX
+  bool statfs = true;            // false: QUERY_FS_INFORMATION removed (the published V-dbench run)
+  std::uint32_t max_open = 3;    // handles a client keeps open at once
   Mix mix;
 };
 
