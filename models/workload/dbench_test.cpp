@@ -114,32 +114,40 @@ TEST(Dbench, DistinctLoadfilesForEveryClientAreCheckedAgainstTheThreadCountBefor
   EXPECT_THROW(testing::make(kDbenchKind, "clients: 4"), config::ConfigError);
 }
 
+// dbench (no statfs) on the Altix under vfs-scale over seeds 1..`seeds`: the range (max - min over
+// the mean) and mean of `metric` (operations or bytes per second).
+struct SeedSpread {
+  double range = 0, mean = 0;
+};
+SeedSpread over_seeds(double RunResult::*metric, const std::string& params, std::uint32_t clients, std::uint64_t seeds,
+                      std::uint64_t ops, std::uint64_t warmup) {
+  std::vector<double> rates;
+  for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
+    auto w = testing::make(kDbenchKind, "statfs: false\n" + params);
+    RunArgs a;
+    a.machine = "altix-32n64c";
+    a.kernel = "vfs-scale-2010";
+    a.threads = clients;
+    a.seed = seed;
+    a.control.ops_per_process = ops;
+    a.control.warmup_ops = warmup;
+    rates.push_back(testing::run(a, *w).*metric);
+  }
+  const auto [lo, hi] = std::minmax_element(rates.begin(), rates.end());
+  SeedSpread s;
+  for (double x : rates) s.mean += x / static_cast<double>(rates.size());
+  s.range = (*hi - *lo) / s.mean;
+  return s;
+}
+
 // 64 clients of the store-free tree on the Altix, measured over 400 operations each after 100:
 // with one loadfile the clients stay in step and rename at the same moments (each rename writes
 // the global rename_lock line every walk reads), and whether such moments fall in the window
 // decides the rate; with a loadfile each, they are at unrelated points of the mix and five seeds
 // agree within 10% (max - min over the mean), as the shipped dbench experiments need (their YAMLs).
 TEST(Dbench, ClientsWithLoadfilesOfTheirOwnGiveTheSameRateOverFiveSeeds) {
-  auto spread = [](const std::string& params) {
-    std::vector<double> rates;
-    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-      auto w = testing::make(kDbenchKind, "statfs: false\n" + params);
-      RunArgs a;
-      a.machine = "altix-32n64c";
-      a.kernel = "vfs-scale-2010";
-      a.threads = 64;
-      a.seed = seed;
-      a.control.ops_per_process = 500;
-      a.control.warmup_ops = 100;
-      rates.push_back(testing::run(a, *w).ops_per_s);
-    }
-    const auto [lo, hi] = std::minmax_element(rates.begin(), rates.end());
-    double mean = 0;
-    for (double x : rates) mean += x / static_cast<double>(rates.size());
-    return (*hi - *lo) / mean;
-  };
-  const double own = spread("distinct_loadfiles: true\n");
-  const double shared = spread("");
+  const double own = over_seeds(&RunResult::ops_per_s, "distinct_loadfiles: true\n", 64, 5, 500, 100).range;
+  const double shared = over_seeds(&RunResult::ops_per_s, "", 64, 5, 500, 100).range;
   EXPECT_LT(own, 0.10);
   // Half as much again as the 10% the YAMLs need, or more (over 30% before every transaction
   // waited for its grant, 24% since, 2026-12-05; 17% with the directories client_plain.txt has,
@@ -152,28 +160,12 @@ TEST(Dbench, ClientsWithLoadfilesOfTheirOwnGiveTheSameRateOverFiveSeeds) {
 // pass holds whichever stretch of the mix it catches (the shipped dbench experiments measure one
 // whole pass for this reason: over ten seeds sd 0.3% against 4.0%, 2026-12-07).
 TEST(Dbench, OneClientMeasuringOneWholePassGivesTheSameRateForEverySeed) {
-  auto range = [](std::uint32_t pass) {
-    std::vector<double> rates;
-    for (std::uint64_t seed = 1; seed <= 10; ++seed) {
-      auto w = testing::make(kDbenchKind, "statfs: false\nuser_time: 4.7us\nloadfile_ops: " + std::to_string(pass));
-      RunArgs a;
-      a.machine = "altix-32n64c";
-      a.kernel = "vfs-scale-2010";
-      a.seed = seed;
-      a.control.ops_per_process = 2200;
-      a.control.warmup_ops = 1000;
-      rates.push_back(testing::run(a, *w).bytes_per_s);
-    }
-    const auto [lo, hi] = std::minmax_element(rates.begin(), rates.end());
-    double mean = 0;
-    for (double x : rates) mean += x / static_cast<double>(rates.size());
-    return std::pair{(*hi - *lo) / mean, mean};
-  };
-  const auto [whole, whole_mean] = range(1200);
-  const auto [stretch, stretch_mean] = range(20000);
-  EXPECT_LT(whole, 0.02);
-  EXPECT_GT(stretch, 2 * whole);
-  EXPECT_NEAR(whole_mean, stretch_mean, 0.04 * stretch_mean);  // the same mix, measured two ways
+  const auto whole = over_seeds(&RunResult::bytes_per_s, "user_time: 4.7us\nloadfile_ops: 1200\n", 1, 10, 2200, 1000);
+  const auto stretch =
+      over_seeds(&RunResult::bytes_per_s, "user_time: 4.7us\nloadfile_ops: 20000\n", 1, 10, 2200, 1000);
+  EXPECT_LT(whole.range, 0.02);
+  EXPECT_GT(stretch.range, 2 * whole.range);
+  EXPECT_NEAR(whole.mean, stretch.mean, 0.04 * stretch.mean);  // the same mix, measured two ways
 }
 
 }  // namespace
