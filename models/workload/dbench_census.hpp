@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/workload/apportion.hpp"
 #include "sim/rng.hpp"
 
 namespace walksim::workload::dbench {
@@ -55,9 +56,6 @@ std::vector<double> weights(double CensusDir::*column);
 std::vector<double> weights_without(double CensusDir::*all, double CensusDir::*part);
 // The column's sum over the directories.
 double census_sum(double CensusDir::*column);
-
-// `total` split in proportion to `weights` (largest remainders; the parts sum to `total`).
-std::vector<std::uint64_t> apportion(std::uint64_t total, const std::vector<double>& weights);
 
 // The indices 0..counts.size() each repeated counts[i] times, in random order.
 std::vector<std::size_t> shuffled_indices(const std::vector<std::uint64_t>& counts, sim::Rng& rng);

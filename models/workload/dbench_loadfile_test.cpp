@@ -204,12 +204,13 @@ TEST(DbenchLoadfile, TheClientTreeHasTheNineNetbenchDirectories) {
   EXPECT_EQ(census.files.size(), 24u + 3 + 11 + 9 + 6 + 4 + 2 + 3 + 3);
 }
 
-TEST(DbenchCensus, ApportionSplitsATotalByLargestRemaindersAndKeepsItExactly) {
+TEST(Apportion, SplitsATotalByLargestRemaindersAtLeastMinEachAndKeepsItExactly) {
   EXPECT_EQ(apportion(10, {1, 1, 1}), (std::vector<std::uint64_t>{4, 3, 3}));  // a tie: the lower index
   EXPECT_EQ(apportion(7, {0, 2, 5}), (std::vector<std::uint64_t>{0, 2, 5}));
   EXPECT_EQ(apportion(3, {2844, 15, 15}), (std::vector<std::uint64_t>{3, 0, 0}));
   EXPECT_EQ(apportion(0, {1, 2}), (std::vector<std::uint64_t>{0, 0}));
-  EXPECT_THROW(apportion(5, {0, 0}), std::invalid_argument);
+  EXPECT_EQ(apportion(7, {1, 3}, 2), (std::vector<std::uint64_t>{3, 4}));  // 2 each, the 3 left: 0.75 and 2.25
+  EXPECT_THROW(apportion(3, {1, 1}, 2), std::invalid_argument);
   sim::Rng rng(3);
   const auto order = shuffled_indices({2, 0, 3}, rng);
   EXPECT_EQ(std::count(order.begin(), order.end(), 0u), 2);

@@ -9,6 +9,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "models/workload/apportion.hpp"
 #include "sim/rng.hpp"
 
 namespace walksim::workload {
@@ -35,29 +36,6 @@ constexpr const char* kTopFiles[] = {".gitignore",  ".mailmap", "COPYING", "CRED
 constexpr double kTopFileCount = 9;
 constexpr std::uint32_t kMaxDirDepth = 9;  // arch/arm/mach-x/include/mach/... is about as deep as 2.6.35 goes
 constexpr double kSpread = 0.8;            // sigma of the log-normal per-directory file weight
-
-// Splits `total` in proportion to `weights`, each part at least `min_each`, summing exactly.
-std::vector<std::uint64_t> apportion(std::uint64_t total, const std::vector<double>& weights, std::uint64_t min_each) {
-  const double sum = std::accumulate(weights.begin(), weights.end(), 0.0);
-  const std::uint64_t base = min_each * weights.size();
-  if (total < base)
-    throw std::invalid_argument("cannot split " + std::to_string(total) + " over " + std::to_string(weights.size()) +
-                                " parts");
-  const double rest = static_cast<double>(total - base);
-  std::vector<std::uint64_t> out(weights.size());
-  std::vector<std::pair<double, std::size_t>> frac;
-  std::uint64_t given = 0;
-  for (std::size_t i = 0; i < weights.size(); ++i) {
-    const double x = sum > 0 ? rest * weights[i] / sum : 0;
-    out[i] = min_each + static_cast<std::uint64_t>(std::floor(x));
-    given += out[i];
-    frac.emplace_back(x - std::floor(x), i);
-  }
-  std::sort(frac.begin(), frac.end(),
-            [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
-  for (std::size_t k = 0; given < total; ++k, ++given) ++out[frac[k % frac.size()].second];
-  return out;
-}
 
 std::string random_word(sim::Rng& rng, std::size_t min_len, std::size_t max_len) {
   static constexpr char kChars[] = "abcdefghijklmnopqrstuvwxyz_0123456789";
