@@ -26,7 +26,7 @@ struct CensusDir {
   double find_first;           // FIND_FIRST listings of it
 };
 
-// ~dmtmp, then the nine netbench directories in the order of ClientTree::dirs. Three of the pass's
+// ~dmtmp, then the nine netbench directories in the order of ClientTree::dirs. Fourteen of the pass's
 // 12,841 listings (of the client's own directory) and 13 queries below a directory that never
 // exists (EXCEL/XLSTART, which list nothing) are left out.
 inline constexpr std::array<CensusDir, 10> kCensus = {{
