@@ -23,6 +23,7 @@ The walksim dbench workload takes its per-directory tree and weights from this o
 (models/workload/dbench_census.cpp). The loadfile is in dbench's history: sahlberg/dbench
 commit 52233eed (2002-04-17), client_plain.txt (122,877 lines). Usage:
 
+  git clone https://github.com/sahlberg/dbench && git -C dbench show 52233eed:client_plain.txt > client_plain.txt
   scripts/dbench-census.py client_plain.txt
 """
 import collections
