@@ -40,7 +40,7 @@ fi
 walksim="${WALKSIM:-./build/walksim}"  # another binary: WALKSIM=/path/to/walksim
 status=0
 declare -A seen=()
-for e in experiments/*.yaml experiments/validation/*.yaml experiments/validation-libslock/*.yaml; do
+for e in experiments/*.yaml experiments/lock-handoff/*.yaml experiments/validation/*.yaml experiments/validation-libslock/*.yaml; do
   n=$(basename "$e" .yaml)
   # Results are kept by file name, so file names must be unique across the directories.
   if [[ -n "${seen[$n]:-}" ]]; then echo "two experiments named $n: ${seen[$n]} and $e" >&2; exit 2; fi

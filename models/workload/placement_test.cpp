@@ -1,12 +1,14 @@
 // Placement: `compact` fills the machine in CPU order, so each socket — and each cache domain, a
 // die of the Opteron 6172 or a CCD of the EPYC — is full before the next one gets a thread, as the
-// SSYNC study placed its threads; `cores-first` takes one thread per core before any SMT sibling.
+// SSYNC study placed its threads; `cores-first` takes one thread per core before any SMT sibling;
+// a list ({cpus: [...]}) puts each thread on the CPU the experiment names.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <set>
 
 #include "models/workload/test_support.hpp"
+#include "models/workload/workload_registry.hpp"
 
 namespace walksim::workload {
 namespace {
@@ -61,6 +63,38 @@ TEST(Placement, CoresFirstUsesEveryCoreOnceBeforeAnySmtSibling) {
   // Compact on the same machine puts the siblings together.
   const auto compact = place(m, 2, Placement::kCompact);
   EXPECT_EQ(m.core_of(compact[0]), m.core_of(compact[1]));
+}
+
+// An experiment's own CPUs (placement: {cpus: [...]}): thread i on the i-th, a count below the
+// list's length takes its head, and a list that does not fit the machine is refused.
+TEST(Placement, AListPutsThreadIOnTheIthCpuNamed) {
+  const machine::Machine m(machine::load_machine("opteron-6172-4p", testing::config_dir("machines")));
+  EXPECT_EQ(place(m, 3, Placement::kList, {18, 0, 6}), (std::vector<CpuId>{18, 0, 6}));
+  EXPECT_EQ(place(m, 2, Placement::kList, {18, 0, 6}), (std::vector<CpuId>{18, 0}));
+  EXPECT_THROW(place(m, 3, Placement::kList, {18, 0}), std::invalid_argument);
+  EXPECT_THROW(place(m, 2, Placement::kList, {0, 48}), std::invalid_argument);
+  EXPECT_THROW(place(m, 2, Placement::kList, {6, 6}), std::invalid_argument);
+}
+
+// The CPUs a run is given are the ones it runs on: two threads passing a TAS lock back and forth
+// (uncontended: a long pause between acquisitions) pay a transfer of the lock's line per
+// acquisition whose cost grows with the distance between their CPUs, die < other die of the
+// package < one HT hop < two hops on the Opteron 6172 (SSYNC Fig. 6's order).
+TEST(Placement, ALockPassedBetweenTwoListedCpusCostsMoreTheFurtherApartTheyAre) {
+  double last = 0;
+  for (const CpuId other : {1u, 6u, 12u, 18u}) {
+    auto w = testing::make(kLockLoopKind, "lock: tas\nthink_time: 3us\nhold_time: 0ns");
+    testing::RunArgs a;
+    a.machine = "opteron-6172-4p";
+    a.threads = 2;
+    a.cpus = {0, other};
+    a.control.ops_per_process = 60;
+    a.control.warmup_ops = 10;
+    const RunResult r = testing::run(a, *w);
+    EXPECT_EQ(r.cpus, (std::vector<CpuId>{0, other}));
+    EXPECT_GT(r.call_ns_per_op, last * 1.03) << "CPU " << other;
+    last = r.call_ns_per_op;
+  }
 }
 
 }  // namespace

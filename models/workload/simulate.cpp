@@ -15,12 +15,27 @@ namespace walksim::workload {
 
 using machine::LineId;
 
-std::vector<CpuId> place(const machine::Machine& m, std::uint32_t threads, Placement p) {
+std::vector<CpuId> place(const machine::Machine& m, std::uint32_t threads, Placement p,
+                         const std::vector<CpuId>& list) {
   if (threads == 0 || threads > m.cpus()) {
     throw std::invalid_argument("thread count " + std::to_string(threads) + " is outside 1.." +
                                 std::to_string(m.cpus()) + " (the machine's CPUs)");
   }
   std::vector<CpuId> order;
+  if (p == Placement::kList) {
+    if (list.size() < threads) {
+      throw std::invalid_argument("placement lists " + std::to_string(list.size()) + " CPUs for " +
+                                  std::to_string(threads) + " threads");
+    }
+    order.assign(list.begin(), list.begin() + threads);
+    std::vector<CpuId> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    if (sorted.back() >= m.cpus() || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+      throw std::invalid_argument("placement's CPUs must be distinct CPUs of the machine (0.." +
+                                  std::to_string(m.cpus() - 1) + ")");
+    }
+    return order;
+  }
   if (p == Placement::kCompact) {
     for (CpuId c = 0; c < m.cpus(); ++c) order.push_back(c);
   } else {
@@ -238,7 +253,7 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
   sim::Rng rng(spec.seed ^ 0x5eed);
   RunResult r;
   r.threads = spec.threads;
-  r.cpus = place(m, spec.threads, spec.placement);
+  r.cpus = place(m, spec.threads, spec.placement, spec.cpu_list);
   workload.build(vfs, r.cpus, spec.control, rng);
   kernel::KernelRuntime rt(vfs, spec.options, spec.cost_scale);
   exec::Executor ex(sim, mem);

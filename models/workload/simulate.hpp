@@ -16,6 +16,7 @@ namespace walksim::workload {
 enum class Placement : std::uint8_t {
   kCoresFirst,  // one thread per physical core in core order, then the SMT siblings
   kCompact,     // CPUs in numbering order (SMT siblings first)
+  kList,        // the CPUs the experiment names, thread i on the i-th (RunSpec::cpu_list)
 };
 
 struct RunSpec {
@@ -24,6 +25,7 @@ struct RunSpec {
   kernel::KernelOptions options;
   std::uint32_t threads = 1;
   Placement placement = Placement::kCoresFirst;
+  std::vector<CpuId> cpu_list;  // kList's CPUs
   RunControl control;
   std::uint64_t seed = 1;
   double cost_scale = 1.0;     // the calibrated scale of the kernel's private CPU costs
@@ -112,7 +114,10 @@ struct RunResult {
 // Runs one point. The workload must be freshly made (it is built here).
 RunResult simulate(const RunSpec& spec, Workload& workload);
 
-// The CPUs a run of `threads` uses.
-std::vector<CpuId> place(const machine::Machine& m, std::uint32_t threads, Placement p);
+// The CPUs of the first `threads` threads. `list` is kList's CPUs (distinct, on the machine, at
+// least `threads` of them); the other placements take none. Throws std::invalid_argument when the
+// count or the list does not fit the machine.
+std::vector<CpuId> place(const machine::Machine& m, std::uint32_t threads, Placement p,
+                         const std::vector<CpuId>& list = {});
 
 }  // namespace walksim::workload

@@ -29,6 +29,7 @@ struct RunArgs {
   std::uint64_t seed = 1;
   bool check = false;                                     // coherence invariants after every access
   sim::Picos run_ahead = exec::Executor::kRunAheadExact;  // RunSpec::run_ahead
+  std::vector<CpuId> cpus;                                // non-empty: Placement::kList on these
 };
 
 inline RunResult run(const RunArgs& a, Workload& w) {
@@ -43,6 +44,10 @@ inline RunResult run(const RunArgs& a, Workload& w) {
   spec.seed = a.seed;
   spec.check = a.check;
   spec.run_ahead = a.run_ahead;
+  if (!a.cpus.empty()) {
+    spec.placement = Placement::kList;
+    spec.cpu_list = a.cpus;
+  }
   return simulate(spec, w);
 }
 

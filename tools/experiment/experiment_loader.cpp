@@ -1,6 +1,7 @@
 // The experiment YAML schema (docs/experiments.md); every check on an experiment file lives here.
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <set>
@@ -321,6 +322,12 @@ void expand_vary(const Node& root, const std::string& config_root, const workloa
       const auto mo = overrides_for(e.axes, c, VaryTarget::kMachine, e.file);
       const auto ko = overrides_for(e.axes, c, VaryTarget::kKernel, e.file);
       const machine::MachineSpec m = machine::load_machine(e.machine, {config_root + "/machines"}, mo);
+      for (const workload::CpuId cpu : e.placement_cpus) {
+        if (cpu >= m.cpus()) {
+          vary->fail("with " + combination_label(e.axes, c) + " the machine has " + std::to_string(m.cpus()) +
+                     " CPUs, and placement.cpus names CPU " + std::to_string(cpu));
+        }
+      }
       if (m.cpus() < most_threads) {
         vary->fail("with " + combination_label(e.axes, c) + " the machine has " + std::to_string(m.cpus()) +
                    " CPUs, fewer than the " + std::to_string(most_threads) + " threads the experiment runs");
@@ -350,6 +357,39 @@ void expand_vary(const Node& root, const std::string& config_root, const workloa
   e = std::move(x);
 }
 
+// `placement:`: cores-first, compact, or {cpus: [...]} (thread i on the i-th CPU listed; every
+// count of `threads` at most the list's length).
+void read_placement(const Node& pl, const Node& threads, const machine::MachineSpec& mspec, ExperimentSpec& e) {
+  if (pl.is_sequence()) pl.fail("a list of CPUs is written placement: {cpus: [0, 6]}");
+  if (!pl.is_map()) {
+    e.placement = pl.as_choice({"cores-first", "compact"}) == 0 ? workload::Placement::kCoresFirst
+                                                                : workload::Placement::kCompact;
+    return;
+  }
+  const Node list = pl.child("cpus");
+  pl.finish();
+  if (!list.is_sequence() || list.size() == 0) {
+    list.fail("placement.cpus must be a list of CPU numbers, thread i on the i-th (e.g. [0, 6])");
+  }
+  for (const Node& c : list.elements()) {
+    const std::uint32_t cpu = c.as_uint32();
+    if (cpu >= mspec.cpus()) {
+      c.fail("CPU " + std::to_string(cpu) + " is not on " + e.machine + " (CPUs 0.." +
+             std::to_string(mspec.cpus() - 1) + ")");
+    }
+    if (std::find(e.placement_cpus.begin(), e.placement_cpus.end(), cpu) != e.placement_cpus.end()) {
+      c.fail("CPU " + std::to_string(cpu) + " is listed twice: each thread runs on a CPU of its own");
+    }
+    e.placement_cpus.push_back(cpu);
+  }
+  e.placement = workload::Placement::kList;
+  const std::uint32_t most = *std::max_element(e.threads.begin(), e.threads.end());
+  if (most > e.placement_cpus.size()) {
+    threads.fail("runs " + std::to_string(most) + " threads, but placement.cpus lists " +
+                 std::to_string(e.placement_cpus.size()) + (e.placement_cpus.size() == 1 ? " CPU" : " CPUs"));
+  }
+}
+
 // `threads:` (the workloads' inputs checked against each count), `placement:`, `run:`, `seed:`,
 // `repeats:`. Returns whether a process may sleep on a mutex.
 void read_sweep(const Node& root, const machine::MachineSpec& mspec, const workload::WorkloadKind& kind,
@@ -365,10 +405,7 @@ void read_sweep(const Node& root, const machine::MachineSpec& mspec, const workl
     }
   }
   for (const auto& m : made) e.seeded = e.seeded || workload::is_seeded(kind, *m);
-  if (const auto pl = root.optional("placement")) {
-    e.placement = pl->as_choice({"cores-first", "compact"}) == 0 ? workload::Placement::kCoresFirst
-                                                                 : workload::Placement::kCompact;
-  }
+  if (const auto pl = root.optional("placement")) read_placement(*pl, tnode, mspec, e);
   read_run(root.child("run"), e, *std::max_element(e.threads.begin(), e.threads.end()));
   if (const auto s = root.optional("seed")) e.seed = s->as_uint();
   if (const auto r = root.optional("repeats")) {

@@ -317,6 +317,28 @@ TEST(Vary, AMistakenPathOrValueIsNamedWhereTheExperimentWritesIt) {
 
 // git-diff on ext3 or ext4 needs the kernel's inode container (`filesystems:`): one whose struct
 // inode is not laid out by offsets (linux-6.x) is refused at its entry, before anything runs.
+// placement: {cpus: [...]} names each thread's CPU; a list that does not fit the machine or the
+// sweep is an error at the key that is wrong.
+TEST(ExperimentLoader, APlacementListNamesDistinctCpusOfTheMachineForEveryThread) {
+  const auto spec = [](const std::string& yaml) {
+    const auto path = std::filesystem::temp_directory_path() / ("walksim-loader-pl-" + std::to_string(getpid()) + ".yaml");
+    std::ofstream(path) << yaml;
+    ExperimentSpec e = load_experiment(path.string(), kRoot);
+    std::filesystem::remove(path);
+    return e;
+  };
+  const ExperimentSpec e = spec(with("placement", "placement: {cpus: [9, 2]}"));
+  EXPECT_EQ(e.placement, workload::Placement::kList);
+  EXPECT_EQ(e.placement_cpus, (std::vector<workload::CpuId>{9, 2}));
+  EXPECT_EQ(spec(with("placement", "placement: compact")).placement, workload::Placement::kCompact);
+  expect_error(with("placement", "placement: {cpus: [0, 16]}"), "placement.cpus[1]", "not on nehalem-ep-2s8c");
+  expect_error(with("placement", "placement: {cpus: [3, 3]}"), "placement.cpus[1]", "listed twice");
+  expect_error(with("placement", "placement: {cpus: [3]}"), "threads", "lists 1 CPU");
+  expect_error(with("placement", "placement: {cpus: []}"), "placement.cpus", "list of CPU numbers");
+  expect_error(with("placement", "placement: {cpus: [0, 1], pin: yes}"), "placement.pin", "unknown key");
+  expect_error(with("placement", "placement: [0, 1]"), "placement", "{cpus: [0, 6]}");
+}
+
 TEST(ExperimentLoader, AFilesystemTheKernelHasNoInodeContainerForIsRefusedAtItsEntry) {
   const std::string yaml = R"(name: fs
 description: "x"

@@ -65,6 +65,7 @@ struct ExperimentSpec {
   bool seeded = false;  // whether any entry's workload can depend on the seed (its repeats can differ)
   std::vector<std::uint32_t> threads;
   workload::Placement placement = workload::Placement::kCoresFirst;
+  std::vector<workload::CpuId> placement_cpus;  // placement: {cpus: [...]}, thread i on the i-th
   workload::RunControl control;
   std::uint64_t seed = 1;
   std::uint32_t repeats = 1;

@@ -147,6 +147,7 @@ class Context {
     rs.options = spec_.kernel_options[j.kernel];
     rs.threads = j.threads;
     rs.placement = spec_.placement;
+    rs.cpu_list = spec_.placement_cpus;
     rs.control = spec_.control;
     rs.seed = point_seed(spec_.seed, seed_label(j.kernel), j.threads, j.repeat);
     rs.cost_scale = j.cost_scale;

@@ -320,7 +320,11 @@ nlohmann::json config_json(const ExperimentResult& r) {
   cfg["workload"] = s.workload;
   cfg["workload_params"] = params_json(s.workload_resolved);
   cfg["threads"] = s.threads;
-  cfg["placement"] = s.placement == workload::Placement::kCoresFirst ? "cores-first" : "compact";
+  if (s.placement == workload::Placement::kList) {
+    cfg["placement"] = {{"cpus", s.placement_cpus}};
+  } else {
+    cfg["placement"] = s.placement == workload::Placement::kCoresFirst ? "cores-first" : "compact";
+  }
   cfg["run"] = {
       {"ops_per_process", s.control.ops_per_process},
       {"warmup_ops", s.control.warmup_ops},
