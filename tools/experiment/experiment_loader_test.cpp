@@ -315,17 +315,17 @@ TEST(Vary, AMistakenPathOrValueIsNamedWhereTheExperimentWritesIt) {
   EXPECT_NE(e.find("cannot vary"), std::string::npos) << e;
 }
 
-// git-diff on ext3 or ext4 needs the kernel's inode container (`filesystems:`): one whose struct
-// inode is not laid out by offsets (linux-6.x) is refused at its entry, before anything runs.
 // placement: {cpus: [...]} names each thread's CPU; a list that does not fit the machine or the
 // sweep is an error at the key that is wrong.
 TEST(ExperimentLoader, APlacementListNamesDistinctCpusOfTheMachineForEveryThread) {
   const auto spec = [](const std::string& yaml) {
-    const auto path = std::filesystem::temp_directory_path() / ("walksim-loader-pl-" + std::to_string(getpid()) + ".yaml");
-    std::ofstream(path) << yaml;
-    ExperimentSpec e = load_experiment(path.string(), kRoot);
-    std::filesystem::remove(path);
-    return e;
+    struct TempFile {
+      std::filesystem::path path =
+          std::filesystem::temp_directory_path() / ("walksim-loader-pl-" + std::to_string(getpid()) + ".yaml");
+      ~TempFile() { std::filesystem::remove(path); }
+    } file;
+    std::ofstream(file.path) << yaml;
+    return load_experiment(file.path.string(), kRoot);
   };
   const ExperimentSpec e = spec(with("placement", "placement: {cpus: [9, 2]}"));
   EXPECT_EQ(e.placement, workload::Placement::kList);
@@ -339,6 +339,8 @@ TEST(ExperimentLoader, APlacementListNamesDistinctCpusOfTheMachineForEveryThread
   expect_error(with("placement", "placement: [0, 1]"), "placement", "{cpus: [0, 6]}");
 }
 
+// git-diff on ext3 or ext4 needs the kernel's inode container (`filesystems:`): one whose struct
+// inode is not laid out by offsets (linux-6.x) is refused at its entry, before anything runs.
 TEST(ExperimentLoader, AFilesystemTheKernelHasNoInodeContainerForIsRefusedAtItsEntry) {
   const std::string yaml = R"(name: fs
 description: "x"
