@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -78,8 +79,10 @@ class Executor final : public sim::EventHandler {
   // Cores with more than one CPU that hosted a program (the SMT-shared cores of the run).
   std::uint32_t smt_cores() const;
   // Runs the simulation until every program finished. Throws std::logic_error if threads are
-  // still parked with nothing left to wake them (a lost wake-up or a deadlock).
-  void run();
+  // still parked with nothing left to wake them (a lost wake-up or a deadlock). With `watch`, the
+  // run goes in slices of `slice` simulated time and `watch` is called after each with the clock;
+  // it may throw to stop the run (no progress, Ctrl-C). The events run in the same order either way.
+  void run(const std::function<void(Picos now)>& watch = {}, Picos slice = 0);
 
   const ThreadStats& stats(CpuId cpu) const { return threads_[cpu].stats; }
   // The value of a line's own word, or of a named word (Op::on_word).

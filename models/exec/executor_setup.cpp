@@ -40,8 +40,16 @@ std::uint32_t Executor::smt_cores() const {
   return shared;
 }
 
-void Executor::run() {
-  sim_.run();
+void Executor::run(const std::function<void(Picos now)>& watch, Picos slice) {
+  if (watch && slice > 0) {
+    while (!sim_.idle()) {
+      const Picos next = sim_.next_event_time();
+      sim_.run(next > sim::kNever - slice ? sim::kNever : next + slice);
+      watch(sim_.now());
+    }
+  } else {
+    sim_.run();
+  }
   if (mem_.waiting() > 0) {
     throw std::logic_error(std::to_string(mem_.waiting()) + " request(s) still queued on lines when the run ended");
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <stdexcept>
 
 #include "models/coherence/memory_system.hpp"
@@ -48,6 +49,23 @@ std::vector<CpuId> place(const machine::Machine& m, std::uint32_t threads, Place
 }
 
 namespace {
+
+constexpr Picos kWatchSlice = 100'000'000'000;  // 100 ms
+
+[[noreturn]] void throw_no_progress(Picos since, Picos now, const std::vector<HotLine>& hot) {
+  const auto seconds = [](Picos t) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f s", static_cast<double>(t) / 1e12);
+    return std::string(text);
+  };
+  std::string msg = "no process completed a system call from " + seconds(since) + " to " + seconds(now) +
+                    " of simulated time: the processes are livelocked and the run would never end";
+  if (!hot.empty()) {
+    msg += " (hottest line: " + hot.front().object + ", " + hot.front().fields + ", " +
+           std::to_string(hot.front().transfers) + " transfers)";
+  }
+  throw NoProgress(msg + "; a what-if parameter (e.g. coherence.home_occupancy) can starve a line's requests");
+}
 
 // What the processes counted, summed.
 struct ProcessSums {
@@ -271,7 +289,29 @@ RunResult simulate(const RunSpec& spec, Workload& workload) {
   }
   r.smt_cores = ex.smt_cores();
   const auto host_built = std::chrono::steady_clock::now();
-  ex.run();
+  // Checked every 100 ms of simulated time: Ctrl-C (a process stuck inside one call never reaches
+  // the next, where its source looks), and a run that stopped getting anywhere.
+  std::uint64_t calls_seen = 0, ops_then = 0;
+  const auto ops_executed = [&] {
+    std::uint64_t ops = 0;
+    for (std::size_t i = 0; i < workload.process_count(); ++i) ops += ex.stats(workload.process(i).cpu).ops;
+    return ops;
+  };
+  Picos quiet_since = 0;
+  ex.run(
+      [&](Picos now) {
+        if (spec.cancel && spec.cancel->load(std::memory_order_relaxed)) throw RunCancelled();
+        std::uint64_t calls = 0;
+        for (std::size_t i = 0; i < workload.process_count(); ++i) calls += workload.source(i).calls_done();
+        if (calls != calls_seen) {
+          calls_seen = calls;
+          quiet_since = now;
+          ops_then = ops_executed();
+        } else if (now - quiet_since >= spec.no_progress_limit && ops_executed() - ops_then >= spec.no_progress_ops) {
+          throw_no_progress(quiet_since, now, hottest_lines(mem, vfs, 1));
+        }
+      },
+      std::min(kWatchSlice, spec.no_progress_limit));
   r.host_setup_s = std::chrono::duration<double>(host_built - host_start).count();
   r.host_run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_built).count();
 

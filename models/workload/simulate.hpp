@@ -35,8 +35,15 @@ struct RunSpec {
   // Run-ahead (exec::Executor::set_run_ahead): kRunAheadExact (0, the default) runs ahead within
   // the machine's exact window, kRunAheadOff (-1) steps, a longer window is an approximation.
   Picos run_ahead = exec::Executor::kRunAheadExact;
-  // Set from another thread (Ctrl-C) to stop the run at its next system call (RunCancelled).
+  // Set from another thread (Ctrl-C) to stop the run at its next system call, or within 100 ms of
+  // simulated time (RunCancelled).
   const std::atomic<bool>* cancel = nullptr;
+  // Simulated time, and operations the threads executed in it, with no call completed in any
+  // process, after which the run is livelocked (NoProgress); tests shorten them. Both must pass: a
+  // run whose processes all wait (sleeping, parked, a long user time) executes few operations, a
+  // livelocked one millions.
+  Picos no_progress_limit = 5'000'000'000'000;
+  std::uint64_t no_progress_ops = 1'000'000;
   // Fewer measured operations in a process than this is an error (TooFewOps); experiments ask
   // for kMinMeasuredOps, unit tests and tools that look at a few calls for none.
   std::uint64_t min_measured_ops = 0;
@@ -44,6 +51,15 @@ struct RunSpec {
 
 // A run that measured too few operations in some process to report a rate.
 struct TooFewOps : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A run in which no process completed a call for RunSpec::no_progress_limit of simulated time
+// while the simulation went on: its processes are livelocked (a what-if parameter can make a
+// line's requests starve), and the run would never end. The default limit, 5 s: one call's own
+// time is at most about 2 s (a workload's user time and lock hold are each at most 1 s,
+// config::kMaxOperationTime), and while any process completes calls the run is getting somewhere.
+struct NoProgress : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 

@@ -30,6 +30,8 @@ struct RunArgs {
   bool check = false;                                     // coherence invariants after every access
   sim::Picos run_ahead = exec::Executor::kRunAheadExact;  // RunSpec::run_ahead
   std::vector<CpuId> cpus;                                // non-empty: Placement::kList on these
+  sim::Picos no_progress_limit = RunSpec{}.no_progress_limit;
+  std::uint64_t no_progress_ops = RunSpec{}.no_progress_ops;
 };
 
 inline RunResult run(const RunArgs& a, Workload& w) {
@@ -44,6 +46,8 @@ inline RunResult run(const RunArgs& a, Workload& w) {
   spec.seed = a.seed;
   spec.check = a.check;
   spec.run_ahead = a.run_ahead;
+  spec.no_progress_limit = a.no_progress_limit;
+  spec.no_progress_ops = a.no_progress_ops;
   if (!a.cpus.empty()) {
     spec.placement = Placement::kList;
     spec.cpu_list = a.cpus;

@@ -18,6 +18,7 @@ bool CountingSource::next_call(Syscall& out) {
 
 void CountingSource::completed(const Syscall& call, bool failed, Picos now) {
   now_ = now;
+  ++calls_done_;
   const bool warm = measured_.total_ops >= control_.warmup_ops && now >= control_.warmup_end;
   if (warm && !warm_noted_) {
     // A warm-up that ends by time ends inside this call, which is measured: its own accesses

@@ -75,6 +75,8 @@ class CountingSource : public kernel::SyscallSource {
   bool next(Syscall& out) final;
   void completed(const Syscall& call, bool failed, Picos now) final;
   const Measured& measured() const { return measured_; }
+  // Calls completed, warm-up included: whether the process is getting anywhere (simulate's watch).
+  std::uint64_t calls_done() const { return calls_done_; }
   // Reports measured operations to the run's common window as process `index`, and stops the run
   // (RunCancelled) at the next call once `cancel` is set. Either may be null.
   void attach(CommonWindow* window, std::size_t index, const std::atomic<bool>* cancel) {
@@ -99,6 +101,7 @@ class CountingSource : public kernel::SyscallSource {
 
   const RunControl& control_;
   Measured measured_;
+  std::uint64_t calls_done_ = 0;
   Picos now_ = 0;
   CommonWindow* window_ = nullptr;
   std::size_t index_ = 0;
