@@ -23,18 +23,25 @@ threads: [1, 2]
 run: {ops_per_process: 100, warmup_ops: 0}
 )";
 
-// Loads `yaml` from a file; returns the error (or fails the test when it loads).
+// Loads `yaml` from a temporary file, removed however the load ends.
+ExperimentSpec load_spec(const std::string& yaml) {
+  struct TempFile {
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("walksim-loader-" + std::to_string(getpid()) + ".yaml");
+    ~TempFile() { std::filesystem::remove(path); }
+  } file;
+  std::ofstream(file.path) << yaml;
+  return load_experiment(file.path.string(), kRoot);
+}
+
+// Loads `yaml`; returns the error (or "" when it loads).
 std::string load(const std::string& yaml, std::string* key = nullptr) {
-  const auto path = std::filesystem::temp_directory_path() / ("walksim-loader-" + std::to_string(getpid()) + ".yaml");
-  std::ofstream(path) << yaml;
   try {
-    load_experiment(path.string(), kRoot);
+    load_spec(yaml);
   } catch (const config::ConfigError& e) {
-    std::filesystem::remove(path);
     if (key) *key = e.key_path();
     return e.what();
   }
-  std::filesystem::remove(path);
   return "";
 }
 
@@ -258,14 +265,6 @@ threads: [1, 2]
 run: {ops_per_process: 100, warmup_ops: 0}
 )";
 
-ExperimentSpec load_spec(const std::string& yaml) {
-  const auto path = std::filesystem::temp_directory_path() / ("walksim-vary-" + std::to_string(getpid()) + ".yaml");
-  std::ofstream(path) << yaml;
-  auto spec = load_experiment(path.string(), kRoot);
-  std::filesystem::remove(path);
-  return spec;
-}
-
 TEST(Vary, EveryKernelEntryBecomesOneSeriesPerCombinationOfTheAxes) {
   const ExperimentSpec s = load_spec(kVaried);
   ASSERT_EQ(s.axes.size(), 3u);
@@ -318,19 +317,10 @@ TEST(Vary, AMistakenPathOrValueIsNamedWhereTheExperimentWritesIt) {
 // placement: {cpus: [...]} names each thread's CPU; a list that does not fit the machine or the
 // sweep is an error at the key that is wrong.
 TEST(ExperimentLoader, APlacementListNamesDistinctCpusOfTheMachineForEveryThread) {
-  const auto spec = [](const std::string& yaml) {
-    struct TempFile {
-      std::filesystem::path path =
-          std::filesystem::temp_directory_path() / ("walksim-loader-pl-" + std::to_string(getpid()) + ".yaml");
-      ~TempFile() { std::filesystem::remove(path); }
-    } file;
-    std::ofstream(file.path) << yaml;
-    return load_experiment(file.path.string(), kRoot);
-  };
-  const ExperimentSpec e = spec(with("placement", "placement: {cpus: [9, 2]}"));
+  const ExperimentSpec e = load_spec(with("placement", "placement: {cpus: [9, 2]}"));
   EXPECT_EQ(e.placement, workload::Placement::kList);
   EXPECT_EQ(e.placement_cpus, (std::vector<workload::CpuId>{9, 2}));
-  EXPECT_EQ(spec(with("placement", "placement: compact")).placement, workload::Placement::kCompact);
+  EXPECT_EQ(load_spec(with("placement", "placement: compact")).placement, workload::Placement::kCompact);
   expect_error(with("placement", "placement: {cpus: [0, 16]}"), "placement.cpus[1]", "not on nehalem-ep-2s8c");
   expect_error(with("placement", "placement: {cpus: [3, 3]}"), "placement.cpus[1]", "listed twice");
   expect_error(with("placement", "placement: {cpus: [3]}"), "threads", "lists 1 CPU");
