@@ -60,8 +60,8 @@ void MemorySystem::release_queue(LineId id) {
 
 std::optional<Grant> MemorySystem::head(LineId id) {
   if (!lines_[id].has_waiters) return std::nullopt;
-  const std::vector<Waiting>& queue = queues_.at(id);
-  const Waiting& w = queue[next_in_queue(lines_[id], queue)];
+  std::vector<Waiting>& queue = queues_.at(id);
+  Waiting& w = queue[next_in_queue(lines_[id], queue)];
   const CoreId c = m_.core_of(w.cpu);
   // A request that became a hit while it waited is told to come now; a read the domain's shared
   // cache answers, once what is in flight on the line is done; otherwise its legs in the line's
@@ -71,7 +71,14 @@ std::optional<Grant> MemorySystem::head(LineId id) {
   const bool exclusive = s.owner == static_cast<std::int32_t>(c) &&
                          (s.owner_state == OwnerState::kExclusive || s.owner_state == OwnerState::kModified);
   if (s.holders.contains(c) && (!write || exclusive)) return Grant{w.cpu, w.issued, w.kind};
-  return Grant{w.cpu, turn_time(s, c, w, plan(c, id, w.kind)), w.kind};
+  const Plan p = plan(c, id, w.kind);
+  if (agents_.modelled() && !p.local_read && w.agent_slot == Waiting::kNoSlot) {
+    // Booked now, while it is the head, at the agent's first free time from when the home could
+    // take it (docs/model.md, "Grants": a busy agent serves in turn, no request is passed for ever).
+    w.agent_slot = agents_.earliest(s.home, home_takes(s, c, w));
+    agents_.take(s.home, w.agent_slot);
+  }
+  return Grant{w.cpu, turn_time(s, c, w, p), w.kind};
 }
 
 }  // namespace walksim::coherence

@@ -259,9 +259,18 @@ Picos MemorySystem::home_takes(const LineState& s, CoreId c, const Waiting& w) c
   return std::max(arrival_at_home(s, c, w.arrival), s.home_free);
 }
 
+Picos MemorySystem::agent_takes(const LineState& s, CoreId c, const Waiting& w) const {
+  const Picos takes = home_takes(s, c, w);
+  // A booked slot is the agent's; if the line itself became ready later than that (it cannot while
+  // the request is the head, but a request may have lost its place at the head since), the request
+  // is taken when the line is ready.
+  if (w.agent_slot != Waiting::kNoSlot) return std::max(w.agent_slot, takes);
+  return agents_.earliest(s.home, takes);
+}
+
 Picos MemorySystem::turn_time(const LineState& s, CoreId c, const Waiting& w, const Plan& p) const {
   if (p.local_read) return line_ready_time(s, c, w.arrival, p.legs);
-  return std::max(agents_.earliest(s.home, home_takes(s, c, w)) + p.legs.home + p.legs.fwd, s.grant_free);
+  return std::max(agent_takes(s, c, w) + p.legs.home + p.legs.fwd, s.grant_free);
 }
 
 void MemorySystem::occupy_home(LineState& s, Picos service, Picos done, const Plan& p, bool write) {
@@ -470,8 +479,8 @@ bool MemorySystem::request_beyond_hit(Picos now, CpuId cpu, LineId id, AccessKin
       out = apply(now, p.legs.data, w.issued, now - w.arrival, c, id, queued_kind, value, p);
       out.visible = out.done;
     } else {
-      const Picos service = agents_.earliest(s.home, home_takes(s, c, w));
-      agents_.take(s.home, service);
+      const Picos service = agent_takes(s, c, w);
+      if (w.agent_slot == Waiting::kNoSlot) agents_.take(s.home, service);
       out = apply(now, p.legs.data, w.issued, service - w.arrival, c, id, queued_kind, value, p);
       out.visible = now;
       occupy_home(s, service, out.done, p, is_write(queued_kind));

@@ -158,6 +158,8 @@ class MemorySystem {
   // buffer sends its ownership prefetch only then.
   bool served_at_once(Picos now, CpuId cpu, LineId line, AccessKind kind);
   // The request at the head of `line`'s queue, or nullopt when none waits.
+  // With `coherence.home_occupancy`, the first time a request is the head it books the home agent's
+  // next free time from when the home could take it (Waiting::agent_slot).
   std::optional<Grant> head(LineId line);
   // Requests still queued on any line (none may be left when a run ends).
   std::size_t waiting() const { return waiting_; }
@@ -186,7 +188,15 @@ class MemorySystem {
     CpuId cpu;
     AccessKind kind;
     bool own = false;  // issued when the home was busy only with this core's own transaction
+    // With `coherence.home_occupancy`: the home agent's time this request booked when it first came
+    // to the head of its line's queue (head()), or kNoSlot. Booked then, so that what other lines
+    // book later cannot take it: without it a request had to find a free slot again each time it
+    // was asked, and lines that kept the agent busy starved it for ever.
+    Picos agent_slot = kNoSlot;
+    static constexpr Picos kNoSlot = -1;
   };
+  // When the home takes the queued request `w` with the agent's time it may have booked.
+  Picos agent_takes(const LineState& s, CoreId c, const Waiting& w) const;
   // The queue of `id`'s waiting requests, empty, from the spare entries when there are some.
   std::vector<Waiting>& acquire_queue(LineId id);
   // Takes the drained queue of `id` out of the map and keeps its entry for acquire_queue.

@@ -1,5 +1,5 @@
-// A run whose processes stop completing calls while the simulation goes on (a livelock: a what-if
-// home occupancy can starve a line's requests forever) ends with NoProgress, naming the hottest
+// A run whose processes stop completing calls while the simulation goes on (a livelock, as a what-if
+// home occupancy once caused: home_occupancy_test.cpp) ends with NoProgress, naming the hottest
 // line, instead of running for ever; a run whose processes only wait a long time does not.
 #include <gtest/gtest.h>
 

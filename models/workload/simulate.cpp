@@ -64,7 +64,8 @@ constexpr Picos kWatchSlice = 100'000'000'000;  // 100 ms
     msg += " (hottest line: " + hot.front().object + ", " + hot.front().fields + ", " +
            std::to_string(hot.front().transfers) + " transfers)";
   }
-  throw NoProgress(msg + "; a what-if parameter (e.g. coherence.home_occupancy) can starve a line's requests");
+  throw NoProgress(msg + "; a line whose requests are never served is a defect of the model (or of a what-if "
+                         "value it cannot handle): please report it with the experiment file");
 }
 
 // What the processes counted, summed.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,10 +33,13 @@ struct RunArgs {
   std::vector<CpuId> cpus;                                // non-empty: Placement::kList on these
   sim::Picos no_progress_limit = RunSpec{}.no_progress_limit;
   std::uint64_t no_progress_ops = RunSpec{}.no_progress_ops;
+  std::optional<sim::Picos> home_occupancy;  // set: the machine's coherence.home_occupancy replaced (a what-if)
 };
 
 inline RunResult run(const RunArgs& a, Workload& w) {
-  machine::Machine m(machine::load_machine(a.machine, config_dir("machines")));
+  machine::MachineSpec machine_spec = machine::load_machine(a.machine, config_dir("machines"));
+  if (a.home_occupancy) machine_spec.home_occupancy = *a.home_occupancy;
+  machine::Machine m(machine_spec);
   const auto k = kernel::load_kernel(a.kernel, config_dir("kernels"));
   RunSpec spec;
   spec.machine = &m;
