@@ -344,6 +344,15 @@ TEST_P(OnEveryMachine, DeferredStoresAndParkedWaitersLoseNoUpdateAndNoWakeup) {
   for (std::uint64_t seed = 1; seed <= 3; ++seed) stress(spec(), seed);
 }
 
+// The same with every home agent serving one transaction at a time for 20 ns (the what-if
+// `coherence.home_occupancy`): a queued request keeps the agent's time it booked, so the lock's
+// spinners, whose exchanges keep the agent busy, cannot pass the holder's accesses for ever.
+TEST_P(OnEveryMachine, DeferredStoresAndParkedWaitersLoseNoUpdateAndNoWakeupWithABusyHomeAgent) {
+  MachineSpec busy = spec();
+  busy.home_occupancy = sim::from_ns(20);
+  for (std::uint64_t seed = 1; seed <= 2; ++seed) stress(busy, seed);
+}
+
 TEST(Grants, DeferredStoresAndParkedWaitersOnTheTestMachines) {
   using machine::Inclusion;
   using machine::ProtocolKind;
