@@ -64,8 +64,9 @@ constexpr Picos kWatchSlice = 100'000'000'000;  // 100 ms
     msg += " (hottest line: " + hot.front().object + ", " + hot.front().fields + ", " +
            std::to_string(hot.front().transfers) + " transfers)";
   }
-  throw NoProgress(msg + "; a line whose requests are never served is a defect of the model (or of a what-if "
-                         "value it cannot handle): please report it with the experiment file");
+  throw NoProgress(msg +
+                   "; a line whose requests are never served is a defect of the model (or of a what-if "
+                   "value it cannot handle): please report it with the experiment file");
 }
 
 // What the processes counted, summed.
