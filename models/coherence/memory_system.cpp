@@ -262,8 +262,9 @@ Picos MemorySystem::home_takes(const LineState& s, CoreId c, const Waiting& w) c
 Picos MemorySystem::agent_takes(const LineState& s, CoreId c, const Waiting& w) const {
   const Picos takes = home_takes(s, c, w);
   // A booked slot is the agent's; if the line itself became ready later than that (it cannot while
-  // the request is the head, but a request may have lost its place at the head since), the request
-  // is taken when the line is ready.
+  // the request is the head, but a request may have lost its place at the head since, to a node
+  // round robin's pick), the request is taken when the line is ready, and the agent's time stays
+  // booked where it was: an approximation of a rare case, which never leaves a request unserved.
   if (w.agent_slot != Waiting::kNoSlot) return std::max(w.agent_slot, takes);
   return agents_.earliest(s.home, takes);
 }
