@@ -75,7 +75,7 @@ std::optional<Grant> MemorySystem::head(LineId id) {
   if (agents_.modelled() && !p.local_read && w.agent_slot == Waiting::kNoSlot) {
     // Booked now, while it is the head, at the agent's first free time from when the home could
     // take it (docs/model.md, "Grants": a busy agent serves in turn, no request is passed for ever).
-    w.agent_slot = agents_.earliest(s.home, home_takes(s, c, w));
+    w.agent_slot = agent_takes(s, c, w);  // no booking yet: the agent's first free time
     agents_.take(s.home, w.agent_slot);
   }
   return Grant{w.cpu, turn_time(s, c, w, p), w.kind};
