@@ -189,6 +189,28 @@ ValidationReport run_validation(const std::vector<std::string>& files, const std
 
 bool has_sensitivity(const ValidationReport& r) { return r.sensitivity_pct > 0; }
 
+std::vector<ExperimentTally> ValidationReport::by_experiment() const {
+  std::vector<ExperimentTally> out;
+  for (const auto& x : rows) {
+    auto it = std::find_if(out.begin(), out.end(), [&](const ExperimentTally& t) { return t.id == x.id; });
+    if (it == out.end()) it = out.insert(out.end(), ExperimentTally{x.id, 0, 0});
+    ++it->figures;
+    it->passed += x.pass;
+  }
+  return out;
+}
+
+namespace {
+
+std::string tally_text(const ValidationReport& r) {
+  std::string s;
+  for (const auto& t : r.by_experiment())
+    s += fmt::format("{}{} {}/{}", s.empty() ? "" : ", ", t.id, t.passed, t.figures);
+  return s;
+}
+
+}  // namespace
+
 std::size_t ValidationReport::unstable() const {
   std::size_t n = 0;
   for (const auto& x : rows) n += x.sensitivity && !x.sensitivity->stable();
@@ -215,6 +237,7 @@ void print_validation(const ValidationReport& r, std::ostream& out) {
              "{} of {} figures within tolerance (calibration inputs are fitted; the rest are predictions; "
              "calibration share: the part of the point's time spent in the fitted parameter)\n",
              r.rows.size() - r.failures(), r.rows.size());
+  fmt::print(out, "by experiment: {}\n", tally_text(r));
   if (sens) {
     fmt::print(out,
                "{} of {} figures UNSTABLE: scaling the kernel's private costs by -/+{:g}% moves the prediction by "
@@ -282,6 +305,10 @@ nlohmann::json validation_json(const ValidationReport& r) {
   }
   j["passed"] = r.rows.size() - r.failures();
   j["figures"] = r.rows.size();
+  j["by_experiment"] = nlohmann::json::array();
+  for (const auto& t : r.by_experiment()) {
+    j["by_experiment"].push_back({{"id", t.id}, {"passed", t.passed}, {"figures", t.figures}});
+  }
   if (has_sensitivity(r)) j["unstable"] = r.unstable();
   if (r.run_ahead > 0) {
     j["run_ahead_ps"] = r.run_ahead;
@@ -337,7 +364,8 @@ std::string validation_markdown(const ValidationReport& r) {
     }
     md += "\n";
   }
-  md += fmt::format("\n{} of {} figures within tolerance.\n", r.rows.size() - r.failures(), r.rows.size());
+  md += fmt::format("\n{} of {} figures within tolerance; by experiment: {}.\n", r.rows.size() - r.failures(),
+                    r.rows.size(), tally_text(r));
   if (sens) {
     md += fmt::format("{} of {} figures unstable under -/+{:g}% private costs.\n", r.unstable(), r.rows.size(),
                       r.sensitivity_pct);

@@ -63,6 +63,13 @@ struct ValidationRow {
   std::optional<Approximation> approx;     // with run_validation's run_ahead > 0
 };
 
+// How many of one experiment file's rows are within their tolerance.
+struct ExperimentTally {
+  std::string id;
+  std::size_t passed = 0;
+  std::size_t figures = 0;
+};
+
 struct ValidationReport {
   std::vector<ValidationRow> rows;
   std::vector<ExperimentResult> experiments;
@@ -72,6 +79,9 @@ struct ValidationReport {
   std::size_t failures() const;
   std::size_t approx_failures() const;  // rows whose approximate prediction is outside the tolerance
   std::size_t unstable() const;         // rows whose sensitivity says they sit on a regime boundary
+  // Per experiment, in the order the rows are: what an issue's criterion counts (e.g. the SSYNC
+  // figures), which the total over every file hides.
+  std::vector<ExperimentTally> by_experiment() const;
 };
 
 // `base`: the directory the experiment paths are shown relative to. `cancel` as for run_experiment.

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 
 namespace walksim::experiment {
@@ -76,6 +77,41 @@ TEST(ValidationSensitivity, AMoveOfMoreThanFourTimesTheChangeIsUnstable) {
   EXPECT_TRUE(s.stable());
   s.elasticity = Sensitivity::kUnstableElasticity + 0.01;
   EXPECT_FALSE(s.stable());
+}
+
+ValidationRow made(const std::string& id, bool pass) {
+  ValidationRow x;
+  x.id = id;
+  x.metric = "throughput";
+  x.pass = pass;
+  return x;
+}
+
+TEST(ValidationTally, EachExperimentCountsItsOwnRowsInTheOrderTheyCame) {
+  // An issue's criterion counts one figure's rows (issue 12: the SSYNC files'), which the total over
+  // every file hides.
+  ValidationReport r;
+  r.rows = {made("ssync-fig5", true), made("ssync-fig5", false), made("ssync-fig5", false), made("v-stat", true)};
+  const auto t = r.by_experiment();
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t[0].id, "ssync-fig5");
+  EXPECT_EQ(t[0].passed, 1u);
+  EXPECT_EQ(t[0].figures, 3u);
+  EXPECT_EQ(t[1].id, "v-stat");
+  EXPECT_EQ(t[1].passed, 1u);
+  EXPECT_EQ(t[1].figures, 1u);
+
+  std::ostringstream out;
+  print_validation(r, out);
+  EXPECT_NE(out.str().find("2 of 4 figures within tolerance"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("by experiment: ssync-fig5 1/3, v-stat 1/1\n"), std::string::npos) << out.str();
+  EXPECT_NE(validation_markdown(r).find("2 of 4 figures within tolerance; by experiment: ssync-fig5 1/3, v-stat 1/1."),
+            std::string::npos);
+  const auto j = validation_json(r);
+  ASSERT_EQ(j["by_experiment"].size(), 2u);
+  EXPECT_EQ(j["by_experiment"][0]["id"], "ssync-fig5");
+  EXPECT_EQ(j["by_experiment"][0]["passed"], 1);
+  EXPECT_EQ(j["by_experiment"][0]["figures"], 3);
 }
 
 }  // namespace
