@@ -1,6 +1,7 @@
 // `walksim validate --sensitivity`: each prediction with the kernel's private costs scaled down and
 // up, a fitted cost scale held (not fitted again), and the rows that move by more than
-// Sensitivity::kUnstableElasticity times the change marked unstable.
+// Sensitivity::kUnstableElasticity times the change marked unstable. And the count within tolerance
+// per experiment file that the reports give below the total.
 #include "tools/experiment/validation.hpp"
 
 #include <gtest/gtest.h>
